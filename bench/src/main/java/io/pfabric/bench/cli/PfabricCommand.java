@@ -1,0 +1,55 @@
+package io.pfabric.bench.cli;
+
+import io.pfabric.bench.demo.DemoCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code pfabric} command line, dispatched by the {@code ./pfabric} launcher.
+ */
+@Command(
+    name = "pfabric",
+    mixinStandardHelpOptions = true,
+    version = "pfabric 0.1.0",
+    description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
+    subcommands = { DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class },
+    footerHeading = "%nAlso:%n",
+    footer = {
+        "  test    Install what the tests need (Debian packages, as root) and run the whole",
+        "          test suite with Maven; handled by the ./pfabric launcher itself.",
+        "",
+        "Run './pfabric COMMAND --help' for a command's options."
+    })
+public final class PfabricCommand implements Runnable
+{
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /**
+     * Without a subcommand, print the usage.
+     */
+    public void run()
+    {
+        spec.commandLine().usage(System.out);
+    }
+
+    /**
+     * Run the command line and exit with its status.
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        final CommandLine commandLine = new CommandLine(new PfabricCommand())
+            .setExecutionExceptionHandler((exception, cmd, parseResult) ->
+            {
+                if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException)
+                {
+                    cmd.getErr().println("pfabric " + cmd.getCommandName() + ": " + exception.getMessage());
+                    return 2;
+                }
+                throw exception;
+            });
+        System.exit(commandLine.execute(args));
+    }
+}

@@ -1,0 +1,161 @@
+package io.pfabric.bench.cli;
+
+import io.pfabric.bench.jmh.QueueBenchmark;
+import io.pfabric.switchd.queue.DisciplineKind;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric bench queue}: the JMH queue-discipline benchmark.
+ */
+@Command(
+    name = "queue",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Measure one enqueue plus one dequeue on an egress buffer kept at a steady occupancy (all but one full",
+        "1500-byte frame), random priorities over 1024 flows, for each discipline and buffer size in one JMH run,",
+        "with JMH's GC profiler for bytes allocated per operation. JMH's progress goes to stderr, results to stdout."
+    })
+public final class QueueBenchCommand implements Callable<Integer>
+{
+    @Option(names = "--quick", description = "One fork, 2 warm-up and 3 measurement iterations of 1 s (under 3 minutes).")
+    boolean quick;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
+        description = "table (default) or csv: discipline,buffer_packets,ns_per_op,bytes_per_op.")
+    String format;
+
+    @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,droptail,reference", paramLabel = "LIST",
+        description = "Comma-separated: pfabric, droptail, ecn, strict, reference (default: ${DEFAULT-VALUE}).")
+    List<String> disciplines;
+
+    @Option(names = "--buffers", split = ",", defaultValue = "24,600", paramLabel = "FRAMES",
+        description = "Buffer sizes in full frames (default: ${DEFAULT-VALUE}).")
+    List<Integer> bufferPackets;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws RunnerException
+    {
+        final String outputFormat = format.toLowerCase(Locale.ROOT);
+        if (!"table".equals(outputFormat) && !"csv".equals(outputFormat))
+        {
+            throw new IllegalArgumentException("--format must be table or csv, not '" + format + "'");
+        }
+        for (final String discipline : disciplines)
+        {
+            if (!QueueBenchmark.REFERENCE.equals(discipline))
+            {
+                DisciplineKind.byName(discipline);
+            }
+        }
+        for (final int frames : bufferPackets)
+        {
+            if (frames < 2)
+            {
+                throw new IllegalArgumentException("--buffers must be at least 2 frames, not " + frames);
+            }
+        }
+
+        final ChainedOptionsBuilder options = new OptionsBuilder()
+            .include(QueueBenchmark.class.getName() + ".enqueueDequeue")
+            .param("discipline", disciplines.toArray(new String[0]))
+            .param("bufferPackets", bufferPackets.stream().map(String::valueOf).toArray(String[]::new))
+            .addProfiler(GCProfiler.class)
+            .shouldFailOnError(true)
+            .resultFormat(ResultFormatType.CSV)
+            .result(System.getProperty("java.io.tmpdir") + "/pfabric-bench-queue.csv");
+        if (quick)
+        {
+            options.forks(1).warmupIterations(2).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(3).measurementTime(TimeValue.seconds(1));
+        }
+        else
+        {
+            options.forks(2).warmupIterations(5).warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5).measurementTime(TimeValue.seconds(2));
+        }
+
+        final Collection<RunResult> results = new Runner(
+            options.build(), OutputFormatFactory.createFormatInstance(System.err, VerboseMode.NORMAL)).run();
+
+        final List<String[]> rows = new ArrayList<>();
+        for (final RunResult result : results)
+        {
+            final Result<?> primary = result.getPrimaryResult();
+            rows.add(new String[]{
+                result.getParams().getParam("discipline"),
+                result.getParams().getParam("bufferPackets"),
+                String.format(Locale.ROOT, "%.1f", primary.getScore()),
+                String.format(Locale.ROOT, "%.1f", primary.getScoreError()),
+                String.format(Locale.ROOT, "%.1f", allocatedBytesPerOp(result)) });
+        }
+        print(System.out, rows, "csv".equals(outputFormat));
+        return 0;
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static double allocatedBytesPerOp(final RunResult result)
+    {
+        for (final var entry : result.getSecondaryResults().entrySet())
+        {
+            if (entry.getKey().endsWith("gc.alloc.rate.norm"))
+            {
+                return entry.getValue().getScore();
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static void print(final PrintStream out, final List<String[]> rows, final boolean csv)
+    {
+        if (csv)
+        {
+            out.println("discipline,buffer_packets,ns_per_op,bytes_per_op");
+            for (final String[] row : rows)
+            {
+                out.println(row[0] + "," + row[1] + "," + row[2] + "," + row[4]);
+            }
+            return;
+        }
+        out.printf(Locale.ROOT, "%-10s %14s %12s %10s %12s%n", "discipline", "buffer_frames", "ns/op", "± error",
+            "bytes/op");
+        for (final String[] row : rows)
+        {
+            out.printf(Locale.ROOT, "%-10s %14s %12s %10s %12s%n", row[0], row[1], row[2], row[3], row[4]);
+        }
+        for (final String[] row : rows)
+        {
+            if ("pfabric".equals(row[0]))
+            {
+                for (final String[] other : rows)
+                {
+                    if (QueueBenchmark.REFERENCE.equals(other[0]) && other[1].equals(row[1]))
+                    {
+                        out.printf(Locale.ROOT, "pfabric is %.1fx faster than the reference model at %s frames%n",
+                            Double.parseDouble(other[2]) / Double.parseDouble(row[2]), row[1]);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.pfabric.bench.jmh;
+
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.DropHandler;
+import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.switchd.queue.ReferencePfabricQueue;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One enqueue plus one dequeue on an egress buffer held at a steady occupancy of all but one full frame, with random
+ * priorities over many flows.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class QueueBenchmark
+{
+    /**
+     * Name of the simple reference model in {@link #discipline}.
+     */
+    public static final String REFERENCE = "reference";
+
+    private static final int FRAME_LENGTH = 1500;
+    private static final int FLOWS = 1024;
+    private static final int ARRIVALS = 1 << 16;
+    private static final int MASK = ARRIVALS - 1;
+
+    /**
+     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}) or {@value #REFERENCE}.
+     */
+    @Param({ "pfabric", "droptail", REFERENCE })
+    public String discipline;
+
+    /**
+     * Buffer size in full frames.
+     */
+    @Param({ "24", "600" })
+    public int bufferPackets;
+
+    private final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+    private final long[] priorities = new long[ARRIVALS];
+    private final long[] flowIds = new long[ARRIVALS];
+    private QueueDiscipline queue;
+    private ReferencePfabricQueue reference;
+    private int next;
+
+    /**
+     * Build the buffer and fill it to its steady occupancy.
+     */
+    @Setup(Level.Trial)
+    public void setUp()
+    {
+        final SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < ARRIVALS; i++)
+        {
+            priorities[i] = random.nextLong(1L << 32);
+            flowIds[i] = random.nextInt(FLOWS);
+        }
+        final long capacityLength = (long)bufferPackets * FRAME_LENGTH;
+        if (REFERENCE.equals(discipline))
+        {
+            reference = new ReferencePfabricQueue(capacityLength, FRAME_LENGTH, DropHandler.NONE);
+        }
+        else
+        {
+            queue = DisciplineKind.byName(discipline).newQueue(capacityLength, FRAME_LENGTH);
+        }
+        for (int i = 0; i < bufferPackets - 1; i++)
+        {
+            enqueue();
+        }
+    }
+
+    /**
+     * One enqueue and one dequeue.
+     *
+     * @return the dequeued frame's length, so the work cannot be eliminated.
+     */
+    @Benchmark
+    public int enqueueDequeue()
+    {
+        enqueue();
+        return null == queue ? reference.dequeue(out, 0) : queue.dequeue(out, 0);
+    }
+
+    private void enqueue()
+    {
+        final int i = next++ & MASK;
+        if (null == queue)
+        {
+            reference.enqueue(frame, 0, FRAME_LENGTH, priorities[i], flowIds[i]);
+        }
+        else
+        {
+            queue.enqueue(frame, 0, FRAME_LENGTH, priorities[i], flowIds[i]);
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * JMH micro-benchmarks and the command that runs them.
+ */
+package io.pfabric.bench.jmh;

@@ -1,0 +1,141 @@
+package io.pfabric.switchd.queue;
+
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Fixed-size packet slots in one off-heap region, allocated once, with a free-slot stack.
+ * <p>
+ * A slot holds one frame of at most {@link #slotLength()} bytes at {@link #offset(int)} in {@link #buffer()}.
+ */
+public final class PacketSlab
+{
+    private static final int ALIGNMENT = 64;
+
+    private final UnsafeBuffer buffer;
+    private final int slotLength;
+    private final int slotCount;
+    private final int[] frameLengths;
+    private final int[] freeSlots;
+    private int freeCount;
+
+    /**
+     * Allocate the slab.
+     *
+     * @param slotCount      number of slots.
+     * @param maxFrameLength longest frame a slot must hold, in bytes.
+     */
+    public PacketSlab(final int slotCount, final int maxFrameLength)
+    {
+        if (slotCount < 1 || maxFrameLength < 1)
+        {
+            throw new IllegalArgumentException(
+                "slotCount and maxFrameLength must be positive: " + slotCount + ", " + maxFrameLength);
+        }
+        this.slotLength = BitUtil.align(maxFrameLength, ALIGNMENT);
+        if ((long)slotLength * slotCount > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException(
+                "slab of " + slotCount + " slots of " + slotLength + " bytes exceeds 2 GiB");
+        }
+        this.slotCount = slotCount;
+        this.buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotLength * slotCount, ALIGNMENT));
+        this.frameLengths = new int[slotCount];
+        this.freeSlots = new int[slotCount];
+        for (int i = 0; i < slotCount; i++)
+        {
+            freeSlots[i] = slotCount - 1 - i;
+        }
+        this.freeCount = slotCount;
+    }
+
+    /**
+     * Take a free slot and copy a frame into it. The caller checks {@link #freeCount()} first.
+     *
+     * @param src       holding the frame.
+     * @param srcOffset of the frame.
+     * @param length    of the frame, at most {@link #slotLength()}.
+     * @return the slot index.
+     */
+    public int store(final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final int slot = freeSlots[--freeCount];
+        buffer.putBytes(slot * slotLength, src, srcOffset, length);
+        frameLengths[slot] = length;
+        return slot;
+    }
+
+    /**
+     * Return a slot to the free stack.
+     *
+     * @param slot to free.
+     */
+    public void free(final int slot)
+    {
+        freeSlots[freeCount++] = slot;
+    }
+
+    /**
+     * The region holding all slots.
+     *
+     * @return the slab buffer.
+     */
+    public UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * Where a slot's frame starts in {@link #buffer()}.
+     *
+     * @param slot index.
+     * @return the byte offset.
+     */
+    public int offset(final int slot)
+    {
+        return slot * slotLength;
+    }
+
+    /**
+     * Length of the frame held in a slot.
+     *
+     * @param slot index.
+     * @return the frame length in bytes.
+     */
+    public int frameLength(final int slot)
+    {
+        return frameLengths[slot];
+    }
+
+    /**
+     * Bytes per slot, the frame limit rounded up to the alignment.
+     *
+     * @return slot length in bytes.
+     */
+    public int slotLength()
+    {
+        return slotLength;
+    }
+
+    /**
+     * Number of slots.
+     *
+     * @return the slot count.
+     */
+    public int slotCount()
+    {
+        return slotCount;
+    }
+
+    /**
+     * Number of free slots.
+     *
+     * @return the free count.
+     */
+    public int freeCount()
+    {
+        return freeCount;
+    }
+}

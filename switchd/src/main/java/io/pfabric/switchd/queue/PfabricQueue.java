@@ -1,0 +1,414 @@
+package io.pfabric.switchd.queue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.util.Arrays;
+
+/**
+ * pFabric's switch queue (Alizadeh et al., SIGCOMM 2013, §4.1): priority scheduling and priority dropping on a tiny
+ * byte-bounded buffer.
+ * <ul>
+ *     <li>Dequeue: find the frame with the smallest priority number (earliest arrival among equals) and send the
+ *     earliest-arrived frame of that frame's flow. A flow's later frames carry smaller remaining sizes; without this
+ *     rule the flow would overtake and strand its own early frames.</li>
+ *     <li>Enqueue when the frame does not fit: if no buffered frame has a larger priority number than the arrival,
+ *     the arrival is dropped. Otherwise the buffered frames with the largest priority number are evicted, newest first
+ *     among equals, until the arrival fits. Only frames strictly less urgent than the arrival are ever evicted, and
+ *     nothing is evicted unless that frees enough room.</li>
+ * </ul>
+ * Structure: every buffered frame is in an indexed min-heap and an indexed max-heap keyed by (priority, arrival
+ * sequence) packed into one long, and in a doubly linked FIFO of its flow. Enqueue and dequeue cost O(log n).
+ */
+public final class PfabricQueue extends QueueDiscipline
+{
+    /**
+     * Name on the command line.
+     */
+    public static final String NAME = "pfabric";
+
+    /**
+     * Default buffer: 24 full frames, about two bandwidth-delay products at 10 Gb/s (the paper's setting).
+     */
+    public static final long DEFAULT_CAPACITY_LENGTH = 36_000;
+
+    private static final long SEQUENCE_MASK = 0xFFFF_FFFFL;
+    private static final int SEQUENCE_BITS = 32;
+    private static final int NONE = -1;
+
+    private final long sequenceLimit;
+    private final long sequenceMask;
+    private long nextSequence;
+
+    private final long[] slotKey;
+    private final int[] slotFlow;
+    private final int[] slotNext;
+    private final int[] slotPrev;
+    private final int[] minHeap;
+    private final int[] minPosition;
+    private final int[] maxHeap;
+    private final int[] maxPosition;
+    private final int[] searchStack;
+    private final long[] renumberScratch;
+
+    private final Long2LongHashMap flowIndexById;
+    private final int[] flowHead;
+    private final int[] flowTail;
+    private final long[] flowIdOfFlow;
+    private final int[] freeFlows;
+    private int freeFlowCount;
+
+    /**
+     * A pFabric queue of the given capacity for frames up to a 1500-byte MTU.
+     *
+     * @param capacityLength bytes the buffer may hold.
+     */
+    public PfabricQueue(final long capacityLength)
+    {
+        this(capacityLength, DEFAULT_MAX_FRAME_LENGTH);
+    }
+
+    /**
+     * A pFabric queue.
+     *
+     * @param capacityLength bytes the buffer may hold.
+     * @param maxFrameLength longest frame accepted.
+     */
+    public PfabricQueue(final long capacityLength, final int maxFrameLength)
+    {
+        this(capacityLength, maxFrameLength, SEQUENCE_BITS);
+    }
+
+    PfabricQueue(final long capacityLength, final int maxFrameLength, final int sequenceBits)
+    {
+        super(capacityLength, maxFrameLength);
+        final int slots = slab.slotCount();
+        if (sequenceBits > SEQUENCE_BITS || (1L << sequenceBits) <= slots)
+        {
+            throw new IllegalArgumentException("sequenceBits must be at most 32 and number more than " + slots);
+        }
+        this.sequenceLimit = 1L << sequenceBits;
+        this.sequenceMask = sequenceLimit - 1;
+        slotKey = new long[slots];
+        slotFlow = new int[slots];
+        slotNext = new int[slots];
+        slotPrev = new int[slots];
+        minHeap = new int[slots];
+        minPosition = new int[slots];
+        maxHeap = new int[slots];
+        maxPosition = new int[slots];
+        searchStack = new int[slots];
+        renumberScratch = new long[slots];
+
+        flowIndexById = new Long2LongHashMap(2 * slots, 0.55f, NONE);
+        flowHead = new int[slots];
+        flowTail = new int[slots];
+        flowIdOfFlow = new long[slots];
+        freeFlows = new int[slots];
+        for (int i = 0; i < slots; i++)
+        {
+            freeFlows[i] = slots - 1 - i;
+        }
+        freeFlowCount = slots;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String name()
+    {
+        return NAME;
+    }
+
+    protected boolean onEnqueue(
+        final DirectBuffer src, final int srcOffset, final int length, final long priority, final long flowId)
+    {
+        if (!fits(length) && !makeRoom(length, priority))
+        {
+            drop(src, srcOffset, length, DropReason.PRIORITY_DROP_ARRIVAL);
+            return false;
+        }
+
+        if (sequenceLimit == nextSequence)
+        {
+            renumber();
+        }
+        final int slot = store(src, srcOffset, length);
+        slotKey[slot] = ((priority << 32) | (nextSequence++ & sequenceMask)) ^ Long.MIN_VALUE;
+
+        long flow = flowIndexById.get(flowId);
+        if (NONE == flow)
+        {
+            flow = freeFlows[--freeFlowCount];
+            flowIndexById.put(flowId, flow);
+            flowIdOfFlow[(int)flow] = flowId;
+            flowHead[(int)flow] = slot;
+            slotPrev[slot] = NONE;
+        }
+        else
+        {
+            final int tail = flowTail[(int)flow];
+            slotNext[tail] = slot;
+            slotPrev[slot] = tail;
+        }
+        slotNext[slot] = NONE;
+        flowTail[(int)flow] = slot;
+        slotFlow[slot] = (int)flow;
+
+        final int last = packetCount - 1;
+        minHeap[last] = slot;
+        minPosition[slot] = last;
+        siftUpMin(last);
+        maxHeap[last] = slot;
+        maxPosition[slot] = last;
+        siftUpMax(last);
+        return true;
+    }
+
+    protected int removeNext()
+    {
+        final int slot = flowHead[slotFlow[minHeap[0]]];
+        unlink(slot);
+        return slot;
+    }
+
+    private boolean makeRoom(final int length, final long priority)
+    {
+        final int leastUrgent = maxHeap[0];
+        if (priorityOf(leastUrgent) <= priority)
+        {
+            return false;
+        }
+        final long deficit = byteCount + length - capacityLength;
+        if (deficit > slab.frameLength(leastUrgent) && !lessUrgentBytesAtLeast(priority, deficit))
+        {
+            return false;
+        }
+        do
+        {
+            final int victim = maxHeap[0];
+            unlink(victim);
+            dropBuffered(victim, DropReason.PRIORITY_EVICTION);
+        }
+        while (!fits(length));
+        return true;
+    }
+
+    /**
+     * Whether the frames with a priority number above the given one hold at least the given bytes: a walk of the
+     * max-heap that skips every subtree whose root is not less urgent, and stops once enough is found.
+     */
+    private boolean lessUrgentBytesAtLeast(final long priority, final long bytes)
+    {
+        long found = 0;
+        int top = 0;
+        searchStack[top++] = 0;
+        while (top > 0)
+        {
+            final int position = searchStack[--top];
+            final int slot = maxHeap[position];
+            if (priorityOf(slot) > priority)
+            {
+                found += slab.frameLength(slot);
+                if (found >= bytes)
+                {
+                    return true;
+                }
+                final int child = 2 * position + 1;
+                if (child < packetCount)
+                {
+                    searchStack[top++] = child;
+                    if (child + 1 < packetCount)
+                    {
+                        searchStack[top++] = child + 1;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private void unlink(final int slot)
+    {
+        final int last = packetCount - 1;
+        final int minPos = minPosition[slot];
+        if (minPos != last)
+        {
+            final int moved = minHeap[last];
+            minHeap[minPos] = moved;
+            minPosition[moved] = minPos;
+            siftDownMin(minPos, last);
+            siftUpMin(minPosition[moved]);
+        }
+        final int maxPos = maxPosition[slot];
+        if (maxPos != last)
+        {
+            final int moved = maxHeap[last];
+            maxHeap[maxPos] = moved;
+            maxPosition[moved] = maxPos;
+            siftDownMax(maxPos, last);
+            siftUpMax(maxPosition[moved]);
+        }
+
+        final int flow = slotFlow[slot];
+        final int prev = slotPrev[slot];
+        final int next = slotNext[slot];
+        if (NONE == prev)
+        {
+            flowHead[flow] = next;
+        }
+        else
+        {
+            slotNext[prev] = next;
+        }
+        if (NONE == next)
+        {
+            flowTail[flow] = prev;
+        }
+        else
+        {
+            slotPrev[next] = prev;
+        }
+        if (NONE == prev && NONE == next)
+        {
+            flowIndexById.remove(flowIdOfFlow[flow]);
+            freeFlows[freeFlowCount++] = flow;
+        }
+    }
+
+    private void siftUpMin(final int position)
+    {
+        final int slot = minHeap[position];
+        final long key = slotKey[slot];
+        int hole = position;
+        while (hole > 0)
+        {
+            final int parent = (hole - 1) >>> 1;
+            final int parentSlot = minHeap[parent];
+            if (slotKey[parentSlot] <= key)
+            {
+                break;
+            }
+            minHeap[hole] = parentSlot;
+            minPosition[parentSlot] = hole;
+            hole = parent;
+        }
+        minHeap[hole] = slot;
+        minPosition[slot] = hole;
+    }
+
+    private void siftDownMin(final int position, final int size)
+    {
+        final int slot = minHeap[position];
+        final long key = slotKey[slot];
+        int hole = position;
+        int child;
+        while ((child = 2 * hole + 1) < size)
+        {
+            int childSlot = minHeap[child];
+            long childKey = slotKey[childSlot];
+            final int right = child + 1;
+            if (right < size)
+            {
+                final int rightSlot = minHeap[right];
+                final long rightKey = slotKey[rightSlot];
+                if (rightKey < childKey)
+                {
+                    child = right;
+                    childSlot = rightSlot;
+                    childKey = rightKey;
+                }
+            }
+            if (key <= childKey)
+            {
+                break;
+            }
+            minHeap[hole] = childSlot;
+            minPosition[childSlot] = hole;
+            hole = child;
+        }
+        minHeap[hole] = slot;
+        minPosition[slot] = hole;
+    }
+
+    private void siftUpMax(final int position)
+    {
+        final int slot = maxHeap[position];
+        final long key = slotKey[slot];
+        int hole = position;
+        while (hole > 0)
+        {
+            final int parent = (hole - 1) >>> 1;
+            final int parentSlot = maxHeap[parent];
+            if (slotKey[parentSlot] >= key)
+            {
+                break;
+            }
+            maxHeap[hole] = parentSlot;
+            maxPosition[parentSlot] = hole;
+            hole = parent;
+        }
+        maxHeap[hole] = slot;
+        maxPosition[slot] = hole;
+    }
+
+    private void siftDownMax(final int position, final int size)
+    {
+        final int slot = maxHeap[position];
+        final long key = slotKey[slot];
+        int hole = position;
+        int child;
+        while ((child = 2 * hole + 1) < size)
+        {
+            int childSlot = maxHeap[child];
+            long childKey = slotKey[childSlot];
+            final int right = child + 1;
+            if (right < size)
+            {
+                final int rightSlot = maxHeap[right];
+                final long rightKey = slotKey[rightSlot];
+                if (rightKey > childKey)
+                {
+                    child = right;
+                    childSlot = rightSlot;
+                    childKey = rightKey;
+                }
+            }
+            if (key >= childKey)
+            {
+                break;
+            }
+            maxHeap[hole] = childSlot;
+            maxPosition[childSlot] = hole;
+            hole = child;
+        }
+        maxHeap[hole] = slot;
+        maxPosition[slot] = hole;
+    }
+
+    private long priorityOf(final int slot)
+    {
+        return (slotKey[slot] ^ Long.MIN_VALUE) >>> 32;
+    }
+
+    /**
+     * Arrival sequence numbers are 32 bits inside the key; before they wrap, renumber the buffered frames 0..n-1 in
+     * arrival order, which keeps both heaps valid.
+     */
+    private void renumber()
+    {
+        final int count = packetCount;
+        for (int i = 0; i < count; i++)
+        {
+            final int slot = minHeap[i];
+            renumberScratch[i] = (((slotKey[slot] & SEQUENCE_MASK) - (1L << 31)) << 32) | slot;
+        }
+        Arrays.sort(renumberScratch, 0, count);
+        for (int i = 0; i < count; i++)
+        {
+            final int slot = (int)(renumberScratch[i] & SEQUENCE_MASK);
+            slotKey[slot] = (slotKey[slot] & ~SEQUENCE_MASK) | i;
+        }
+        nextSequence = count;
+    }
+}

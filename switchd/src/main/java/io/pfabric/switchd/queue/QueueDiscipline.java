@@ -1,0 +1,267 @@
+package io.pfabric.switchd.queue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * A byte-bounded egress buffer with a scheduling and dropping policy, over pre-allocated off-heap packet slots.
+ * <p>
+ * The owner offers frames with {@link #enqueue} and takes the next frame for the wire with {@link #dequeue} when the
+ * link is free. A frame fits when the bytes buffered plus its length do not exceed {@link #capacityLength()}, so a
+ * buffer of 24 × 1500 bytes holds 24 full frames. Every drop is counted by {@link DropReason} and reported to the
+ * {@link DropHandler}. Single-threaded and allocation-free after construction; counters may be read from any thread.
+ */
+public abstract class QueueDiscipline
+{
+    /**
+     * Smallest Ethernet frame without FCS; with frames at least this long the slots never run out before the bytes.
+     */
+    public static final int MIN_FRAME_LENGTH = 60;
+
+    /**
+     * Default longest frame: a 1500-byte MTU plus the 14-byte Ethernet header.
+     */
+    public static final int DEFAULT_MAX_FRAME_LENGTH = 1514;
+
+    /**
+     * Largest priority number; larger values are saturated to it.
+     */
+    public static final long MAX_PRIORITY = 0xFFFF_FFFFL;
+
+    protected final PacketSlab slab;
+    protected final QueueCounters counters = new QueueCounters();
+    protected final long capacityLength;
+    protected final int maxFrameLength;
+    protected long byteCount;
+    protected int packetCount;
+    private DropHandler dropHandler = DropHandler.NONE;
+
+    /**
+     * Allocate the buffer.
+     *
+     * @param capacityLength bytes the buffer may hold.
+     * @param maxFrameLength longest frame accepted, in bytes.
+     */
+    protected QueueDiscipline(final long capacityLength, final int maxFrameLength)
+    {
+        if (maxFrameLength < MIN_FRAME_LENGTH || capacityLength < maxFrameLength)
+        {
+            throw new IllegalArgumentException("need " + MIN_FRAME_LENGTH + " <= maxFrameLength <= capacityLength, got " +
+                maxFrameLength + " and " + capacityLength);
+        }
+        final long slotCount = capacityLength / MIN_FRAME_LENGTH + 1;
+        if (slotCount > Integer.MAX_VALUE / 2)
+        {
+            throw new IllegalArgumentException("capacityLength too large: " + capacityLength);
+        }
+        this.capacityLength = capacityLength;
+        this.maxFrameLength = maxFrameLength;
+        this.slab = new PacketSlab((int)slotCount, maxFrameLength);
+    }
+
+    /**
+     * Offer a frame to the buffer.
+     *
+     * @param src       holding the frame.
+     * @param srcOffset of the frame in src.
+     * @param length    of the frame in bytes.
+     * @param priority  smaller is more urgent; saturated to [0, {@link #MAX_PRIORITY}].
+     * @param flowId    identity of the frame's flow.
+     * @return true if the frame was buffered, false if it was dropped.
+     */
+    public final boolean enqueue(
+        final DirectBuffer src, final int srcOffset, final int length, final long priority, final long flowId)
+    {
+        if (length <= 0 || length > maxFrameLength)
+        {
+            drop(src, srcOffset, length, DropReason.BAD_LENGTH);
+            return false;
+        }
+        final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
+        return onEnqueue(src, srcOffset, length, saturated, flowId);
+    }
+
+    /**
+     * Take the next frame for the wire, copying it out.
+     *
+     * @param dst       to copy the frame into.
+     * @param dstOffset where the frame starts in dst.
+     * @return the frame's length, or 0 if the buffer is empty.
+     */
+    public final int dequeue(final MutableDirectBuffer dst, final int dstOffset)
+    {
+        if (0 == packetCount)
+        {
+            return 0;
+        }
+        final int slot = removeNext();
+        final int length = slab.frameLength(slot);
+        dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), length);
+        release(slot);
+        counters.add(QueueCounter.DEQUEUED_PACKETS, 1);
+        counters.add(QueueCounter.DEQUEUED_BYTES, length);
+        return length;
+    }
+
+    /**
+     * Name of the discipline as used on the command line.
+     *
+     * @return the name.
+     */
+    public abstract String name();
+
+    /**
+     * Choose, unlink and return the slot of the next frame to send. Called only when the buffer is not empty.
+     *
+     * @return the slot index.
+     */
+    protected abstract int removeNext();
+
+    /**
+     * Admit or drop a frame of valid length.
+     *
+     * @param src       holding the frame.
+     * @param srcOffset of the frame.
+     * @param length    of the frame.
+     * @param priority  saturated priority number.
+     * @param flowId    flow identity.
+     * @return true if buffered.
+     */
+    protected abstract boolean onEnqueue(DirectBuffer src, int srcOffset, int length, long priority, long flowId);
+
+    /**
+     * Whether a frame of this length fits without dropping anything.
+     *
+     * @param length of the frame.
+     * @return true if it fits.
+     */
+    protected final boolean fits(final int length)
+    {
+        return byteCount + length <= capacityLength && slab.freeCount() > 0;
+    }
+
+    /**
+     * Copy an admitted frame into a slot and account for it.
+     *
+     * @param src       holding the frame.
+     * @param srcOffset of the frame.
+     * @param length    of the frame.
+     * @return the slot.
+     */
+    protected final int store(final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final int slot = slab.store(src, srcOffset, length);
+        byteCount += length;
+        packetCount++;
+        counters.add(QueueCounter.ENQUEUED_PACKETS, 1);
+        counters.add(QueueCounter.ENQUEUED_BYTES, length);
+        counters.raiseTo(QueueCounter.HIGH_WATER_BYTES, byteCount);
+        counters.raiseTo(QueueCounter.HIGH_WATER_PACKETS, packetCount);
+        return slot;
+    }
+
+    /**
+     * Drop a buffered frame whose slot is already unlinked from the discipline's structures.
+     *
+     * @param slot   of the frame.
+     * @param reason for the drop.
+     */
+    protected final void dropBuffered(final int slot, final DropReason reason)
+    {
+        drop(slab.buffer(), slab.offset(slot), slab.frameLength(slot), reason);
+        release(slot);
+    }
+
+    /**
+     * Count and report a drop.
+     *
+     * @param buffer holding the frame.
+     * @param offset of the frame.
+     * @param length of the frame.
+     * @param reason for the drop.
+     */
+    protected final void drop(final DirectBuffer buffer, final int offset, final int length, final DropReason reason)
+    {
+        counters.recordDrop(reason, Math.max(length, 0));
+        dropHandler.onDrop(buffer, offset, length, reason);
+    }
+
+    private void release(final int slot)
+    {
+        byteCount -= slab.frameLength(slot);
+        packetCount--;
+        slab.free(slot);
+    }
+
+    /**
+     * Set the handler told of every drop.
+     *
+     * @param dropHandler to call; {@link DropHandler#NONE} to only count.
+     * @return this for a fluent API.
+     */
+    public final QueueDiscipline dropHandler(final DropHandler dropHandler)
+    {
+        this.dropHandler = null == dropHandler ? DropHandler.NONE : dropHandler;
+        return this;
+    }
+
+    /**
+     * Counters of this queue.
+     *
+     * @return the counters.
+     */
+    public final QueueCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * Bytes buffered now.
+     *
+     * @return the occupancy in bytes.
+     */
+    public final long byteCount()
+    {
+        return byteCount;
+    }
+
+    /**
+     * Frames buffered now.
+     *
+     * @return the occupancy in frames.
+     */
+    public final int packetCount()
+    {
+        return packetCount;
+    }
+
+    /**
+     * Whether nothing is buffered.
+     *
+     * @return true if empty.
+     */
+    public final boolean isEmpty()
+    {
+        return 0 == packetCount;
+    }
+
+    /**
+     * Bytes the buffer may hold.
+     *
+     * @return the capacity in bytes.
+     */
+    public final long capacityLength()
+    {
+        return capacityLength;
+    }
+
+    /**
+     * Longest frame accepted.
+     *
+     * @return the length in bytes.
+     */
+    public final int maxFrameLength()
+    {
+        return maxFrameLength;
+    }
+}
