@@ -17,8 +17,9 @@ import java.util.Arrays;
  *     among equals, until the arrival fits. Only frames strictly less urgent than the arrival are ever evicted, and
  *     nothing is evicted unless that frees enough room.</li>
  * </ul>
- * Structure: every buffered frame is in an indexed min-heap and an indexed max-heap keyed by (priority, arrival
- * sequence) packed into one long, and in a doubly linked FIFO of its flow. Enqueue and dequeue cost O(log n).
+ * Structure: every buffered frame is in two indexed 4-ary heaps keyed by (priority, arrival sequence) packed into one
+ * long, one ordered most urgent first and one least urgent first, and in a doubly linked FIFO of its flow. Enqueue
+ * and dequeue cost O(log n).
  */
 public final class PfabricQueue extends QueueDiscipline
 {
@@ -44,10 +45,8 @@ public final class PfabricQueue extends QueueDiscipline
     private final int[] slotFlow;
     private final int[] slotNext;
     private final int[] slotPrev;
-    private final int[] minHeap;
-    private final int[] minPosition;
-    private final int[] maxHeap;
-    private final int[] maxPosition;
+    private final SlotHeap mostUrgent;
+    private final SlotHeap leastUrgent;
     private final int[] searchStack;
     private final long[] renumberScratch;
 
@@ -93,10 +92,8 @@ public final class PfabricQueue extends QueueDiscipline
         slotFlow = new int[slots];
         slotNext = new int[slots];
         slotPrev = new int[slots];
-        minHeap = new int[slots];
-        minPosition = new int[slots];
-        maxHeap = new int[slots];
-        maxPosition = new int[slots];
+        mostUrgent = new SlotHeap(slots);
+        leastUrgent = new SlotHeap(slots);
         searchStack = new int[slots];
         renumberScratch = new long[slots];
 
@@ -134,7 +131,8 @@ public final class PfabricQueue extends QueueDiscipline
             renumber();
         }
         final int slot = store(src, srcOffset, length);
-        slotKey[slot] = ((priority << 32) | (nextSequence++ & sequenceMask)) ^ Long.MIN_VALUE;
+        final long key = ((priority << 32) | (nextSequence++ & sequenceMask)) ^ Long.MIN_VALUE;
+        slotKey[slot] = key;
 
         long flow = flowIndexById.get(flowId);
         if (NONE == flow)
@@ -155,38 +153,33 @@ public final class PfabricQueue extends QueueDiscipline
         flowTail[(int)flow] = slot;
         slotFlow[slot] = (int)flow;
 
-        final int last = packetCount - 1;
-        minHeap[last] = slot;
-        minPosition[slot] = last;
-        siftUpMin(last);
-        maxHeap[last] = slot;
-        maxPosition[slot] = last;
-        siftUpMax(last);
+        mostUrgent.add(slot, key);
+        leastUrgent.add(slot, ~key);
         return true;
     }
 
     protected int removeNext()
     {
-        final int slot = flowHead[slotFlow[minHeap[0]]];
+        final int slot = flowHead[slotFlow[mostUrgent.top()]];
         unlink(slot);
         return slot;
     }
 
     private boolean makeRoom(final int length, final long priority)
     {
-        final int leastUrgent = maxHeap[0];
-        if (priorityOf(leastUrgent) <= priority)
+        final int candidate = leastUrgent.top();
+        if (priorityOf(candidate) <= priority)
         {
             return false;
         }
         final long deficit = byteCount + length - capacityLength;
-        if (deficit > slab.frameLength(leastUrgent) && !lessUrgentBytesAtLeast(priority, deficit))
+        if (deficit > slab.frameLength(candidate) && !lessUrgentBytesAtLeast(priority, deficit))
         {
             return false;
         }
         do
         {
-            final int victim = maxHeap[0];
+            final int victim = leastUrgent.top();
             unlink(victim);
             dropBuffered(victim, DropReason.PRIORITY_EVICTION);
         }
@@ -200,13 +193,14 @@ public final class PfabricQueue extends QueueDiscipline
      */
     private boolean lessUrgentBytesAtLeast(final long priority, final long bytes)
     {
+        final int size = leastUrgent.size();
         long found = 0;
         int top = 0;
         searchStack[top++] = 0;
         while (top > 0)
         {
             final int position = searchStack[--top];
-            final int slot = maxHeap[position];
+            final int slot = leastUrgent.slotAt(position);
             if (priorityOf(slot) > priority)
             {
                 found += slab.frameLength(slot);
@@ -214,14 +208,11 @@ public final class PfabricQueue extends QueueDiscipline
                 {
                     return true;
                 }
-                final int child = 2 * position + 1;
-                if (child < packetCount)
+                final int first = (position << SlotHeap.ARITY_SHIFT) + 1;
+                final int end = Math.min(first + (1 << SlotHeap.ARITY_SHIFT), size);
+                for (int child = first; child < end; child++)
                 {
                     searchStack[top++] = child;
-                    if (child + 1 < packetCount)
-                    {
-                        searchStack[top++] = child + 1;
-                    }
                 }
             }
         }
@@ -230,25 +221,8 @@ public final class PfabricQueue extends QueueDiscipline
 
     private void unlink(final int slot)
     {
-        final int last = packetCount - 1;
-        final int minPos = minPosition[slot];
-        if (minPos != last)
-        {
-            final int moved = minHeap[last];
-            minHeap[minPos] = moved;
-            minPosition[moved] = minPos;
-            siftDownMin(minPos, last);
-            siftUpMin(minPosition[moved]);
-        }
-        final int maxPos = maxPosition[slot];
-        if (maxPos != last)
-        {
-            final int moved = maxHeap[last];
-            maxHeap[maxPos] = moved;
-            maxPosition[moved] = maxPos;
-            siftDownMax(maxPos, last);
-            siftUpMax(maxPosition[moved]);
-        }
+        mostUrgent.remove(slot);
+        leastUrgent.remove(slot);
 
         final int flow = slotFlow[slot];
         final int prev = slotPrev[slot];
@@ -276,116 +250,6 @@ public final class PfabricQueue extends QueueDiscipline
         }
     }
 
-    private void siftUpMin(final int position)
-    {
-        final int slot = minHeap[position];
-        final long key = slotKey[slot];
-        int hole = position;
-        while (hole > 0)
-        {
-            final int parent = (hole - 1) >>> 1;
-            final int parentSlot = minHeap[parent];
-            if (slotKey[parentSlot] <= key)
-            {
-                break;
-            }
-            minHeap[hole] = parentSlot;
-            minPosition[parentSlot] = hole;
-            hole = parent;
-        }
-        minHeap[hole] = slot;
-        minPosition[slot] = hole;
-    }
-
-    private void siftDownMin(final int position, final int size)
-    {
-        final int slot = minHeap[position];
-        final long key = slotKey[slot];
-        int hole = position;
-        int child;
-        while ((child = 2 * hole + 1) < size)
-        {
-            int childSlot = minHeap[child];
-            long childKey = slotKey[childSlot];
-            final int right = child + 1;
-            if (right < size)
-            {
-                final int rightSlot = minHeap[right];
-                final long rightKey = slotKey[rightSlot];
-                if (rightKey < childKey)
-                {
-                    child = right;
-                    childSlot = rightSlot;
-                    childKey = rightKey;
-                }
-            }
-            if (key <= childKey)
-            {
-                break;
-            }
-            minHeap[hole] = childSlot;
-            minPosition[childSlot] = hole;
-            hole = child;
-        }
-        minHeap[hole] = slot;
-        minPosition[slot] = hole;
-    }
-
-    private void siftUpMax(final int position)
-    {
-        final int slot = maxHeap[position];
-        final long key = slotKey[slot];
-        int hole = position;
-        while (hole > 0)
-        {
-            final int parent = (hole - 1) >>> 1;
-            final int parentSlot = maxHeap[parent];
-            if (slotKey[parentSlot] >= key)
-            {
-                break;
-            }
-            maxHeap[hole] = parentSlot;
-            maxPosition[parentSlot] = hole;
-            hole = parent;
-        }
-        maxHeap[hole] = slot;
-        maxPosition[slot] = hole;
-    }
-
-    private void siftDownMax(final int position, final int size)
-    {
-        final int slot = maxHeap[position];
-        final long key = slotKey[slot];
-        int hole = position;
-        int child;
-        while ((child = 2 * hole + 1) < size)
-        {
-            int childSlot = maxHeap[child];
-            long childKey = slotKey[childSlot];
-            final int right = child + 1;
-            if (right < size)
-            {
-                final int rightSlot = maxHeap[right];
-                final long rightKey = slotKey[rightSlot];
-                if (rightKey > childKey)
-                {
-                    child = right;
-                    childSlot = rightSlot;
-                    childKey = rightKey;
-                }
-            }
-            if (key >= childKey)
-            {
-                break;
-            }
-            maxHeap[hole] = childSlot;
-            maxPosition[childSlot] = hole;
-            hole = child;
-        }
-        maxHeap[hole] = slot;
-        maxPosition[slot] = hole;
-    }
-
     private long priorityOf(final int slot)
     {
         return (slotKey[slot] ^ Long.MIN_VALUE) >>> 32;
@@ -400,14 +264,17 @@ public final class PfabricQueue extends QueueDiscipline
         final int count = packetCount;
         for (int i = 0; i < count; i++)
         {
-            final int slot = minHeap[i];
+            final int slot = mostUrgent.slotAt(i);
             renumberScratch[i] = (((slotKey[slot] & SEQUENCE_MASK) - (1L << 31)) << 32) | slot;
         }
         Arrays.sort(renumberScratch, 0, count);
         for (int i = 0; i < count; i++)
         {
             final int slot = (int)(renumberScratch[i] & SEQUENCE_MASK);
-            slotKey[slot] = (slotKey[slot] & ~SEQUENCE_MASK) | i;
+            final long key = (slotKey[slot] & ~SEQUENCE_MASK) | i;
+            slotKey[slot] = key;
+            mostUrgent.rekeyInPlace(slot, key);
+            leastUrgent.rekeyInPlace(slot, ~key);
         }
         nextSequence = count;
     }

@@ -31,8 +31,8 @@ public enum QueueCounter
     BAD_LENGTH_BYTES("Bytes dropped for bad length"),
     /** Frames marked ECN Congestion Experienced. */
     ECN_MARKED_PACKETS("Frames marked ECN CE"),
-    /** Frames above the marking threshold that could not be marked (not ECN-capable). */
-    ECN_UNMARKABLE_PACKETS("Frames above threshold not ECN-capable"),
+    /** Frames that arrived above the marking threshold but were left unmarked: not IPv4, Not-ECT, or already CE. */
+    ECN_UNMARKABLE_PACKETS("Frames above threshold left unmarked"),
     /** The most bytes ever held at once. */
     HIGH_WATER_BYTES("Buffer high-water bytes"),
     /** The most frames ever held at once. */

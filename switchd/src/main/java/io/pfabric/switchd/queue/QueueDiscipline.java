@@ -97,10 +97,34 @@ public abstract class QueueDiscipline
         final int slot = removeNext();
         final int length = slab.frameLength(slot);
         dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), length);
+        departed(slot, length);
+        return length;
+    }
+
+    /**
+     * Take the next frame for the wire, handing the handler a view of it without copying.
+     *
+     * @param handler given the frame; the view is valid only during the call.
+     * @return the frame's length, or 0 if the buffer is empty.
+     */
+    public final int dequeue(final FrameHandler handler)
+    {
+        if (0 == packetCount)
+        {
+            return 0;
+        }
+        final int slot = removeNext();
+        final int length = slab.frameLength(slot);
+        handler.onFrame(slab.buffer(), slab.offset(slot), length);
+        departed(slot, length);
+        return length;
+    }
+
+    private void departed(final int slot, final int length)
+    {
         release(slot);
         counters.add(QueueCounter.DEQUEUED_PACKETS, 1);
         counters.add(QueueCounter.DEQUEUED_BYTES, length);
-        return length;
     }
 
     /**

@@ -100,6 +100,27 @@ abstract class QueueDisciplineSpecTest
     }
 
     @Test
+    void handsTheNextFrameToAHandlerWithoutCopying()
+    {
+        recorder.offer(queue, 1, 700, PRIORITY, 1);
+        recorder.offer(queue, 2, 300, PRIORITY, 2);
+        final long[] seen = new long[2];
+        final int length = queue.dequeue((buffer, offset, frameLength) ->
+        {
+            seen[0] = buffer.getLong(offset, java.nio.ByteOrder.BIG_ENDIAN);
+            seen[1] = frameLength;
+        });
+        assertEquals(700, length);
+        assertEquals(1, seen[0]);
+        assertEquals(700, seen[1]);
+        assertEquals(300, queue.byteCount());
+        assertEquals(1, queue.counters().get(QueueCounter.DEQUEUED_PACKETS));
+        assertEquals(List.of(2L), recorder.drain(queue));
+        assertEquals(0, queue.dequeue((buffer, offset, frameLength) -> seen[0] = -1));
+        assertEquals(1, seen[0]);
+    }
+
+    @Test
     void countsEveryFrameAndByteAndTheHighWater()
     {
         recorder.offer(queue, 1, 1000, PRIORITY, 1);

@@ -120,9 +120,37 @@ public final class ReferencePfabricQueue
      */
     public int dequeue(final MutableDirectBuffer dst, final int dstOffset)
     {
-        if (packets.isEmpty())
+        final byte[] frame = removeNext();
+        if (null == frame)
         {
             return 0;
+        }
+        dst.putBytes(dstOffset, frame);
+        return frame.length;
+    }
+
+    /**
+     * Take the next frame, handing it to a handler.
+     *
+     * @param handler given the frame.
+     * @return the frame length, or 0 if empty.
+     */
+    public int dequeue(final FrameHandler handler)
+    {
+        final byte[] frame = removeNext();
+        if (null == frame)
+        {
+            return 0;
+        }
+        handler.onFrame(new UnsafeBuffer(frame), 0, frame.length);
+        return frame.length;
+    }
+
+    private byte[] removeNext()
+    {
+        if (packets.isEmpty())
+        {
+            return null;
         }
         Packet mostUrgent = null;
         for (final Packet packet : packets)
@@ -143,8 +171,7 @@ public final class ReferencePfabricQueue
         }
         packets.remove(chosen);
         byteCount -= chosen.frame.length;
-        dst.putBytes(dstOffset, chosen.frame);
-        return chosen.frame.length;
+        return chosen.frame;
     }
 
     /**
