@@ -1,7 +1,6 @@
 package io.pfabric.switchd.queue;
 
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
 
 import java.util.Arrays;
 
@@ -50,7 +49,7 @@ public final class PfabricQueue extends QueueDiscipline
     private final int[] searchStack;
     private final long[] renumberScratch;
 
-    private final Long2LongHashMap flowIndexById;
+    private final FlowTable flowIndexById;
     private final int[] flowHead;
     private final int[] flowTail;
     private final long[] flowIdOfFlow;
@@ -97,7 +96,7 @@ public final class PfabricQueue extends QueueDiscipline
         searchStack = new int[slots];
         renumberScratch = new long[slots];
 
-        flowIndexById = new Long2LongHashMap(2 * slots, 0.55f, NONE);
+        flowIndexById = new FlowTable(slots);
         flowHead = new int[slots];
         flowTail = new int[slots];
         flowIdOfFlow = new long[slots];
@@ -134,24 +133,25 @@ public final class PfabricQueue extends QueueDiscipline
         final long key = ((priority << 32) | (nextSequence++ & sequenceMask)) ^ Long.MIN_VALUE;
         slotKey[slot] = key;
 
-        long flow = flowIndexById.get(flowId);
-        if (NONE == flow)
+        final int tablePosition = flowIndexById.find(flowId);
+        int flow = flowIndexById.valueAt(tablePosition);
+        if (FlowTable.MISSING == flow)
         {
             flow = freeFlows[--freeFlowCount];
-            flowIndexById.put(flowId, flow);
-            flowIdOfFlow[(int)flow] = flowId;
-            flowHead[(int)flow] = slot;
+            flowIndexById.insertAt(tablePosition, flowId, flow);
+            flowIdOfFlow[flow] = flowId;
+            flowHead[flow] = slot;
             slotPrev[slot] = NONE;
         }
         else
         {
-            final int tail = flowTail[(int)flow];
+            final int tail = flowTail[flow];
             slotNext[tail] = slot;
             slotPrev[slot] = tail;
         }
         slotNext[slot] = NONE;
-        flowTail[(int)flow] = slot;
-        slotFlow[slot] = (int)flow;
+        flowTail[flow] = slot;
+        slotFlow[slot] = flow;
 
         mostUrgent.add(slot, key);
         leastUrgent.add(slot, ~key);
