@@ -1,6 +1,8 @@
 package io.pfabric.switchd.queue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -15,16 +17,21 @@ class FlowTableTest
         return table.valueAt(table.find(key));
     }
 
-    @Test
-    void agreesWithAHashMapOverRandomInsertsAndRemovesAtFullLoad()
+    @ParameterizedTest
+    @ValueSource(ints = { 1, 3, 4, 64 })
+    void agreesWithAHashMapOverRandomInsertsAndRemovesAtFullLoad(final int maxEntries)
     {
-        final int maxEntries = 64;
         final FlowTable table = new FlowTable(maxEntries);
         final Map<Long, Integer> model = new HashMap<>();
         final SplittableRandom random = new SplittableRandom(11);
+        final long[] pool = new long[16 * maxEntries + 16];
+        for (int i = 0; i < pool.length; i++)
+        {
+            pool[i] = 0 == (i & 1) ? random.nextLong() : (long)i << 32;
+        }
         for (int i = 0; i < 500_000; i++)
         {
-            final long key = random.nextInt(4) == 0 ? random.nextLong() : random.nextInt(200) * 0x1_0000_0000L;
+            final long key = pool[random.nextInt(pool.length)];
             if (model.containsKey(key))
             {
                 assertEquals(model.get(key), get(table, key));
