@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = "Run a benchmark.",
+    header = "Run a benchmark.",
+    description = "Run a benchmark: see the subcommands.",
     subcommands = { QueueBenchCommand.class })
 public final class BenchCommand
 {

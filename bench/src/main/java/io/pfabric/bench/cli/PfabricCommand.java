@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
     subcommands = { DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",
     footer = {
-        "  test    Install what the tests need (Debian packages, as root) and run the whole",
-        "          test suite with Maven; handled by the ./pfabric launcher itself.",
+        "  test   Install what the tests need (Debian packages, as root) and run",
+        "         the whole test suite with Maven (done by the ./pfabric launcher).",
         "",
         "Run './pfabric COMMAND --help' for a command's options."
     })
@@ -45,7 +45,7 @@ public final class PfabricCommand implements Runnable
             {
                 if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException)
                 {
-                    cmd.getErr().println("pfabric " + cmd.getCommandName() + ": " + exception.getMessage());
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
                     return 2;
                 }
                 throw exception;

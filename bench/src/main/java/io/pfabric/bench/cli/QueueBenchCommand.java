@@ -29,11 +29,11 @@ import java.util.concurrent.Callable;
 @Command(
     name = "queue",
     mixinStandardHelpOptions = true,
-    description = {
-        "Measure one enqueue plus one dequeue on an egress buffer kept at a steady occupancy (all but one full",
-        "1500-byte frame), random priorities over 1024 flows, for each discipline and buffer size in one JMH run,",
-        "with JMH's GC profiler for bytes allocated per operation. JMH's progress goes to stderr, results to stdout."
-    })
+    header = "Benchmark the queue disciplines with JMH.",
+    description = "Measures one enqueue plus one dequeue on an egress buffer kept at a steady occupancy (all but one " +
+        "frame), random priorities over 1024 flows, for each discipline and buffer size in one JMH run, with JMH's " +
+        "GC profiler for bytes allocated per operation. The enqueue copies the frame into a packet slot; the " +
+        "dequeue hands the port a view of the slot. JMH's progress goes to stderr, the results to stdout.")
 public final class QueueBenchCommand implements Callable<Integer>
 {
     @Option(names = "--quick", description = "One fork, 2 warm-up and 3 measurement iterations of 1 s (under 3 minutes).")
@@ -48,8 +48,12 @@ public final class QueueBenchCommand implements Callable<Integer>
     List<String> disciplines;
 
     @Option(names = "--buffers", split = ",", defaultValue = "24,600", paramLabel = "FRAMES",
-        description = "Buffer sizes in full frames (default: ${DEFAULT-VALUE}).")
+        description = "Buffer sizes in full 1500-byte frames (default: ${DEFAULT-VALUE}).")
     List<Integer> bufferPackets;
+
+    @Option(names = "--frame-length", defaultValue = "1500", paramLabel = "BYTES",
+        description = "Length of the frames offered, 60 to 1514 (default: ${DEFAULT-VALUE}).")
+    int frameLength;
 
     /**
      * {@inheritDoc}
@@ -68,6 +72,10 @@ public final class QueueBenchCommand implements Callable<Integer>
                 DisciplineKind.byName(discipline);
             }
         }
+        if (frameLength < 60 || frameLength > 1514)
+        {
+            throw new IllegalArgumentException("--frame-length must be between 60 and 1514, not " + frameLength);
+        }
         for (final int frames : bufferPackets)
         {
             if (frames < 2)
@@ -80,6 +88,7 @@ public final class QueueBenchCommand implements Callable<Integer>
             .include(QueueBenchmark.class.getName() + ".enqueueDequeue")
             .param("discipline", disciplines.toArray(new String[0]))
             .param("bufferPackets", bufferPackets.stream().map(String::valueOf).toArray(String[]::new))
+            .param("frameLength", String.valueOf(frameLength))
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true)
             .resultFormat(ResultFormatType.CSV)

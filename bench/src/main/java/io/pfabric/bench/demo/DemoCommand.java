@@ -19,12 +19,11 @@ import java.util.concurrent.Callable;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description = {
-        "Send one long flow and several short flows through one 1 Gb/s switch egress port, once with the",
-        "pfabric queue (36,000 B) and once with droptail (225,000 B), and print each flow's completion time.",
-        "This runs the real queue classes on real frames, on virtual time in one process: no interfaces,",
-        "no switchd daemon, and a simplified fixed-window sender in place of hostd's transport."
-    })
+    header = "One long and several short flows through pfabric and droptail, on virtual time.",
+    description = "Sends one long flow and several short flows through one 1 Gb/s switch egress port, once with the " +
+        "pfabric queue (36,000 B) and once with droptail (225,000 B), and prints each flow's completion time. It " +
+        "runs the real queue classes on real frames, on virtual time in one process: no interfaces, no switchd " +
+        "daemon, and a simplified fixed-window sender in place of hostd's transport.")
 public final class DemoCommand implements Callable<Integer>
 {
     private static final long MS = 1_000_000;

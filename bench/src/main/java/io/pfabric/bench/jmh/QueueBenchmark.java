@@ -20,9 +20,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One enqueue plus one dequeue on an egress buffer held at a steady occupancy of all but one full frame, with random
- * priorities over many flows. The enqueue copies the 1500-byte frame into a slot; the dequeue hands the port a view of
- * the slot, as a port writing into its transmit ring would take it.
+ * One enqueue plus one dequeue on an egress buffer of 24 or 600 full frames held at a steady occupancy of all but one
+ * frame, with random priorities over many flows. The enqueue copies the frame (1500 bytes unless set otherwise) into a
+ * slot; the dequeue hands the port a view of the slot, as a port writing into its transmit ring would take it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,7 +34,7 @@ public class QueueBenchmark
      */
     public static final String REFERENCE = "reference";
 
-    private static final int FRAME_LENGTH = 1500;
+    private static final int MAX_FRAME_LENGTH = 1514;
     private static final int FLOWS = 1024;
     private static final int ARRIVALS = 1 << 16;
     private static final int MASK = ARRIVALS - 1;
@@ -46,12 +46,18 @@ public class QueueBenchmark
     public String discipline;
 
     /**
-     * Buffer size in full frames.
+     * Buffer size in full (1500-byte) frames.
      */
     @Param({ "24", "600" })
     public int bufferPackets;
 
-    private final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+    /**
+     * Length of every frame offered, in bytes; the buffer is kept at all but one frame of this length.
+     */
+    @Param({ "1500" })
+    public int frameLength;
+
+    private final UnsafeBuffer frame = new UnsafeBuffer(new byte[MAX_FRAME_LENGTH]);
     private final FrameHandler port = (buffer, offset, length) -> lastByte = buffer.getByte(offset + length - 1);
     private byte lastByte;
     private final long[] priorities = new long[ARRIVALS];
@@ -72,16 +78,17 @@ public class QueueBenchmark
             priorities[i] = random.nextLong(1L << 32);
             flowIds[i] = random.nextInt(FLOWS);
         }
-        final long capacityLength = (long)bufferPackets * FRAME_LENGTH;
+        final long capacityLength = (long)bufferPackets * 1500;
         if (REFERENCE.equals(discipline))
         {
-            reference = new ReferencePfabricQueue(capacityLength, FRAME_LENGTH, DropHandler.NONE);
+            reference = new ReferencePfabricQueue(capacityLength, MAX_FRAME_LENGTH, DropHandler.NONE);
         }
         else
         {
-            queue = DisciplineKind.byName(discipline).newQueue(capacityLength, FRAME_LENGTH);
+            queue = DisciplineKind.byName(discipline).newQueue(capacityLength, MAX_FRAME_LENGTH);
         }
-        for (int i = 0; i < bufferPackets - 1; i++)
+        final long steadyFrames = capacityLength / frameLength - 1;
+        for (int i = 0; i < steadyFrames; i++)
         {
             enqueue();
         }
@@ -104,11 +111,11 @@ public class QueueBenchmark
         final int i = next++ & MASK;
         if (null == queue)
         {
-            reference.enqueue(frame, 0, FRAME_LENGTH, priorities[i], flowIds[i]);
+            reference.enqueue(frame, 0, frameLength, priorities[i], flowIds[i]);
         }
         else
         {
-            queue.enqueue(frame, 0, FRAME_LENGTH, priorities[i], flowIds[i]);
+            queue.enqueue(frame, 0, frameLength, priorities[i], flowIds[i]);
         }
     }
 }
