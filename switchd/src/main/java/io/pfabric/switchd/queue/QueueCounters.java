@@ -8,14 +8,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The counters of one egress queue, one 64-bit slot per {@link QueueCounter} in an off-heap buffer.
  * <p>
- * Single writer: the agent that owns the queue updates them with release stores, so any other thread (a metrics
- * scraper, an admin command) reads consistent values with {@link #get(QueueCounter)} without locking.
+ * Single writer: the agent that owns the queue keeps its own copy and publishes every change with a release store, so
+ * any other thread (a metrics scraper, an admin command) reads consistent values with {@link #get(QueueCounter)}
+ * without locking, and the owner never reads back from the shared buffer.
  */
 public final class QueueCounters
 {
     private static final int COUNTER_LENGTH = Long.BYTES;
 
     private final AtomicBuffer values;
+    private final long[] ownerValues = new long[QueueCounter.values().length];
 
     /**
      * Counters in a buffer of their own, all zero.
@@ -65,23 +67,40 @@ public final class QueueCounters
 
     void add(final QueueCounter counter, final long delta)
     {
-        final int index = counter.ordinal() * COUNTER_LENGTH;
-        values.putLongRelease(index, values.getLong(index) + delta);
+        final int index = counter.ordinal();
+        final long value = ownerValues[index] + delta;
+        ownerValues[index] = value;
+        values.putLongRelease(index * COUNTER_LENGTH, value);
+    }
+
+    void enqueued(final int length, final long byteCount, final int packetCount)
+    {
+        add(QueueCounter.ENQUEUED_PACKETS, 1);
+        add(QueueCounter.ENQUEUED_BYTES, length);
+        raiseTo(QueueCounter.HIGH_WATER_BYTES, byteCount);
+        raiseTo(QueueCounter.HIGH_WATER_PACKETS, packetCount);
+    }
+
+    void dequeued(final int length)
+    {
+        add(QueueCounter.DEQUEUED_PACKETS, 1);
+        add(QueueCounter.DEQUEUED_BYTES, length);
     }
 
     void recordDrop(final DropReason reason, final int length)
     {
-        final int packetsIndex = (QueueCounter.TAIL_DROP_PACKETS.ordinal() + 2 * reason.ordinal()) * COUNTER_LENGTH;
-        values.putLongRelease(packetsIndex, values.getLong(packetsIndex) + 1);
-        values.putLongRelease(packetsIndex + COUNTER_LENGTH, values.getLong(packetsIndex + COUNTER_LENGTH) + length);
+        final QueueCounter packets = QueueCounter.dropPackets(reason);
+        add(packets, 1);
+        add(QueueCounter.dropBytes(reason), length);
     }
 
     void raiseTo(final QueueCounter counter, final long value)
     {
-        final int index = counter.ordinal() * COUNTER_LENGTH;
-        if (value > values.getLong(index))
+        final int index = counter.ordinal();
+        if (value > ownerValues[index])
         {
-            values.putLongRelease(index, value);
+            ownerValues[index] = value;
+            values.putLongRelease(index * COUNTER_LENGTH, value);
         }
     }
 

@@ -123,8 +123,7 @@ public abstract class QueueDiscipline
     private void departed(final int slot, final int length)
     {
         release(slot);
-        counters.add(QueueCounter.DEQUEUED_PACKETS, 1);
-        counters.add(QueueCounter.DEQUEUED_BYTES, length);
+        counters.dequeued(length);
     }
 
     /**
@@ -177,10 +176,7 @@ public abstract class QueueDiscipline
         final int slot = slab.store(src, srcOffset, length);
         byteCount += length;
         packetCount++;
-        counters.add(QueueCounter.ENQUEUED_PACKETS, 1);
-        counters.add(QueueCounter.ENQUEUED_BYTES, length);
-        counters.raiseTo(QueueCounter.HIGH_WATER_BYTES, byteCount);
-        counters.raiseTo(QueueCounter.HIGH_WATER_PACKETS, packetCount);
+        counters.enqueued(length, byteCount, packetCount);
         return slot;
     }
 
