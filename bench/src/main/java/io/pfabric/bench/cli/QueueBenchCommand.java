@@ -44,7 +44,8 @@ public final class QueueBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,droptail,reference", paramLabel = "LIST",
-        description = "Comma-separated: pfabric, droptail, ecn, strict, reference (default: ${DEFAULT-VALUE}).")
+        description = "Comma-separated: pfabric, droptail, ecn, strict, reference, and pfabric-sorted or " +
+            "pfabric-heaps to force pFabric's structure (default: ${DEFAULT-VALUE}).")
     List<String> disciplines;
 
     @Option(names = "--buffers", split = ",", defaultValue = "24,600", paramLabel = "FRAMES",
@@ -67,7 +68,11 @@ public final class QueueBenchCommand implements Callable<Integer>
         }
         for (final String discipline : disciplines)
         {
-            if (!QueueBenchmark.REFERENCE.equals(discipline))
+            if (discipline.startsWith(QueueBenchmark.PFABRIC_STRUCTURE_PREFIX))
+            {
+                QueueBenchmark.structure(discipline);
+            }
+            else if (!QueueBenchmark.REFERENCE.equals(discipline))
             {
                 DisciplineKind.byName(discipline);
             }

@@ -3,6 +3,7 @@ package io.pfabric.bench.jmh;
 import io.pfabric.switchd.queue.DisciplineKind;
 import io.pfabric.switchd.queue.DropHandler;
 import io.pfabric.switchd.queue.FrameHandler;
+import io.pfabric.switchd.queue.PfabricQueue;
 import io.pfabric.switchd.queue.QueueDiscipline;
 import io.pfabric.switchd.queue.ReferencePfabricQueue;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,13 +35,19 @@ public class QueueBenchmark
      */
     public static final String REFERENCE = "reference";
 
+    /**
+     * Prefix of a pFabric queue with a chosen {@link PfabricQueue.Structure} in {@link #discipline}.
+     */
+    public static final String PFABRIC_STRUCTURE_PREFIX = "pfabric-";
+
     private static final int MAX_FRAME_LENGTH = 1514;
     private static final int FLOWS = 1024;
     private static final int ARRIVALS = 1 << 16;
     private static final int MASK = ARRIVALS - 1;
 
     /**
-     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}) or {@value #REFERENCE}.
+     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}), {@code pfabric-sorted} or
+     * {@code pfabric-heaps} for a pFabric queue of that structure, or {@value #REFERENCE}.
      */
     @Param({ "pfabric", "droptail", REFERENCE })
     public String discipline;
@@ -83,6 +90,10 @@ public class QueueBenchmark
         {
             reference = new ReferencePfabricQueue(capacityLength, MAX_FRAME_LENGTH, DropHandler.NONE);
         }
+        else if (discipline.startsWith(PFABRIC_STRUCTURE_PREFIX))
+        {
+            queue = new PfabricQueue(capacityLength, MAX_FRAME_LENGTH, structure(discipline));
+        }
         else
         {
             queue = DisciplineKind.byName(discipline).newQueue(capacityLength, MAX_FRAME_LENGTH);
@@ -104,6 +115,27 @@ public class QueueBenchmark
     {
         enqueue();
         return (null == queue ? reference.dequeue(port) : queue.dequeue(port)) + lastByte;
+    }
+
+    /**
+     * The structure named by a {@value #PFABRIC_STRUCTURE_PREFIX} discipline.
+     *
+     * @param discipline such as {@code pfabric-heaps}.
+     * @return the structure.
+     * @throws IllegalArgumentException if it names none.
+     */
+    public static PfabricQueue.Structure structure(final String discipline)
+    {
+        final String name = discipline.substring(PFABRIC_STRUCTURE_PREFIX.length());
+        for (final PfabricQueue.Structure structure : PfabricQueue.Structure.values())
+        {
+            if (structure.name().equalsIgnoreCase(name))
+            {
+                return structure;
+            }
+        }
+        throw new IllegalArgumentException("unknown pFabric structure in '" + discipline +
+            "'; expected pfabric-sorted or pfabric-heaps");
     }
 
     private void enqueue()

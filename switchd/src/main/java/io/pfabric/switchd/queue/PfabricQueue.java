@@ -16,9 +16,10 @@ import java.util.Arrays;
  *     among equals, until the arrival fits. Only frames strictly less urgent than the arrival are ever evicted, and
  *     nothing is evicted unless that frees enough room.</li>
  * </ul>
- * Structure: every buffered frame is in two indexed 4-ary heaps keyed by (priority, arrival sequence) packed into one
- * long, one ordered most urgent first and one least urgent first, and in a doubly linked FIFO of its flow. Enqueue
- * and dequeue cost O(log n).
+ * Structure: each buffered frame is in an {@link UrgencyIndex} keyed by (priority, arrival sequence) packed into one
+ * long, and in a doubly linked FIFO of its flow, found through a {@link FlowTable}. By default buffers of up to
+ * {@link #SORTED_INDEX_MAX_FULL_FRAMES} full frames keep the keys in one sorted array and larger ones in two 4-ary
+ * heaps ({@link Structure}; {@code pfabric bench queue} measures both).
  */
 public final class PfabricQueue extends QueueDiscipline
 {
@@ -32,6 +33,41 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public static final long DEFAULT_CAPACITY_LENGTH = 36_000;
 
+    /**
+     * Largest buffer, in frames of the maximum length, kept in a sorted array rather than heaps by default.
+     */
+    public static final int SORTED_INDEX_MAX_FULL_FRAMES = 64;
+
+    /**
+     * How the buffered frames are ordered by urgency.
+     */
+    public enum Structure
+    {
+        /**
+         * One array sorted by urgency: fastest for small buffers; an insertion or removal away from the most urgent
+         * end moves the entries after it.
+         */
+        SORTED,
+
+        /**
+         * Two indexed 4-ary heaps, most urgent first and least urgent first: O(log n) whatever the order of arrivals.
+         */
+        HEAPS;
+
+        /**
+         * The default for a buffer: {@link #SORTED} up to {@link #SORTED_INDEX_MAX_FULL_FRAMES} frames of the maximum
+         * length, else {@link #HEAPS}.
+         *
+         * @param capacityLength bytes the buffer may hold.
+         * @param maxFrameLength longest frame accepted.
+         * @return the structure.
+         */
+        public static Structure forBuffer(final long capacityLength, final int maxFrameLength)
+        {
+            return capacityLength / maxFrameLength <= SORTED_INDEX_MAX_FULL_FRAMES ? SORTED : HEAPS;
+        }
+    }
+
     private static final long SEQUENCE_MASK = 0xFFFF_FFFFL;
     private static final int SEQUENCE_BITS = 32;
     private static final int NONE = -1;
@@ -40,13 +76,12 @@ public final class PfabricQueue extends QueueDiscipline
     private final long sequenceMask;
     private long nextSequence;
 
+    private final Structure structure;
+    private final UrgencyIndex index;
     private final long[] slotKey;
     private final int[] slotFlow;
     private final int[] slotNext;
     private final int[] slotPrev;
-    private final SlotHeap mostUrgent;
-    private final SlotHeap leastUrgent;
-    private final int[] searchStack;
     private final long[] renumberScratch;
 
     private final FlowTable flowIndexById;
@@ -74,10 +109,23 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public PfabricQueue(final long capacityLength, final int maxFrameLength)
     {
-        this(capacityLength, maxFrameLength, SEQUENCE_BITS);
+        this(capacityLength, maxFrameLength, Structure.forBuffer(capacityLength, maxFrameLength));
     }
 
-    PfabricQueue(final long capacityLength, final int maxFrameLength, final int sequenceBits)
+    /**
+     * A pFabric queue with a chosen structure; both give the same departures and drops.
+     *
+     * @param capacityLength bytes the buffer may hold.
+     * @param maxFrameLength longest frame accepted.
+     * @param structure      how frames are ordered by urgency.
+     */
+    public PfabricQueue(final long capacityLength, final int maxFrameLength, final Structure structure)
+    {
+        this(capacityLength, maxFrameLength, SEQUENCE_BITS, structure);
+    }
+
+    PfabricQueue(
+        final long capacityLength, final int maxFrameLength, final int sequenceBits, final Structure structure)
     {
         super(capacityLength, maxFrameLength);
         final int slots = slab.slotCount();
@@ -85,15 +133,15 @@ public final class PfabricQueue extends QueueDiscipline
         {
             throw new IllegalArgumentException("sequenceBits must be at most 32 and number more than " + slots);
         }
-        this.sequenceLimit = 1L << sequenceBits;
-        this.sequenceMask = sequenceLimit - 1;
+        sequenceLimit = 1L << sequenceBits;
+        sequenceMask = sequenceLimit - 1;
+
+        this.structure = structure;
+        index = Structure.SORTED == structure ? new SortedUrgencyIndex(slots) : new HeapUrgencyIndex(slots);
         slotKey = new long[slots];
         slotFlow = new int[slots];
         slotNext = new int[slots];
         slotPrev = new int[slots];
-        mostUrgent = new SlotHeap(slots);
-        leastUrgent = new SlotHeap(slots);
-        searchStack = new int[slots];
         renumberScratch = new long[slots];
 
         flowIndexById = new FlowTable(slots);
@@ -114,6 +162,16 @@ public final class PfabricQueue extends QueueDiscipline
     public String name()
     {
         return NAME;
+    }
+
+    /**
+     * How the frames are ordered by urgency.
+     *
+     * @return the structure.
+     */
+    public Structure structure()
+    {
+        return structure;
     }
 
     protected boolean onEnqueue(
@@ -153,33 +211,32 @@ public final class PfabricQueue extends QueueDiscipline
         flowTail[flow] = slot;
         slotFlow[slot] = flow;
 
-        mostUrgent.add(slot, key);
-        leastUrgent.add(slot, ~key);
+        index.add(slot, key);
         return true;
     }
 
     protected int removeNext()
     {
-        final int slot = flowHead[slotFlow[mostUrgent.top()]];
+        final int slot = flowHead[slotFlow[index.mostUrgent()]];
         unlink(slot);
         return slot;
     }
 
     private boolean makeRoom(final int length, final long priority)
     {
-        final int candidate = leastUrgent.top();
-        if (priorityOf(candidate) <= priority)
+        final int candidate = index.leastUrgent();
+        if (UrgencyIndex.priority(slotKey[candidate]) <= priority)
         {
             return false;
         }
         final long deficit = byteCount + length - capacityLength;
-        if (deficit > slab.frameLength(candidate) && !lessUrgentBytesAtLeast(priority, deficit))
+        if (deficit > slab.frameLength(candidate) && !index.lessUrgentBytesAtLeast(priority, deficit, slab))
         {
             return false;
         }
         do
         {
-            final int victim = leastUrgent.top();
+            final int victim = index.leastUrgent();
             unlink(victim);
             dropBuffered(victim, DropReason.PRIORITY_EVICTION);
         }
@@ -187,42 +244,9 @@ public final class PfabricQueue extends QueueDiscipline
         return true;
     }
 
-    /**
-     * Whether the frames with a priority number above the given one hold at least the given bytes: a walk of the
-     * max-heap that skips every subtree whose root is not less urgent, and stops once enough is found.
-     */
-    private boolean lessUrgentBytesAtLeast(final long priority, final long bytes)
-    {
-        final int size = leastUrgent.size();
-        long found = 0;
-        int top = 0;
-        searchStack[top++] = 0;
-        while (top > 0)
-        {
-            final int position = searchStack[--top];
-            final int slot = leastUrgent.slotAt(position);
-            if (priorityOf(slot) > priority)
-            {
-                found += slab.frameLength(slot);
-                if (found >= bytes)
-                {
-                    return true;
-                }
-                final int first = (position << SlotHeap.ARITY_SHIFT) + 1;
-                final int end = Math.min(first + (1 << SlotHeap.ARITY_SHIFT), size);
-                for (int child = first; child < end; child++)
-                {
-                    searchStack[top++] = child;
-                }
-            }
-        }
-        return false;
-    }
-
     private void unlink(final int slot)
     {
-        mostUrgent.remove(slot);
-        leastUrgent.remove(slot);
+        index.remove(slot, slotKey[slot]);
 
         final int flow = slotFlow[slot];
         final int prev = slotPrev[slot];
@@ -250,31 +274,26 @@ public final class PfabricQueue extends QueueDiscipline
         }
     }
 
-    private long priorityOf(final int slot)
-    {
-        return (slotKey[slot] ^ Long.MIN_VALUE) >>> 32;
-    }
-
     /**
      * Arrival sequence numbers are 32 bits inside the key; before they wrap, renumber the buffered frames 0..n-1 in
-     * arrival order, which keeps both heaps valid.
+     * arrival order, which keeps the index's order.
      */
     private void renumber()
     {
         final int count = packetCount;
         for (int i = 0; i < count; i++)
         {
-            final int slot = mostUrgent.slotAt(i);
+            final int slot = index.slotAt(i);
             renumberScratch[i] = (((slotKey[slot] & SEQUENCE_MASK) - (1L << 31)) << 32) | slot;
         }
         Arrays.sort(renumberScratch, 0, count);
         for (int i = 0; i < count; i++)
         {
             final int slot = (int)(renumberScratch[i] & SEQUENCE_MASK);
-            final long key = (slotKey[slot] & ~SEQUENCE_MASK) | i;
-            slotKey[slot] = key;
-            mostUrgent.rekeyInPlace(slot, key);
-            leastUrgent.rekeyInPlace(slot, ~key);
+            final long oldKey = slotKey[slot];
+            final long newKey = (oldKey & ~SEQUENCE_MASK) | i;
+            slotKey[slot] = newKey;
+            index.rekeyInPlace(slot, oldKey, newKey);
         }
         nextSequence = count;
     }

@@ -20,18 +20,22 @@ class PfabricQueueRandomizedTest
 {
     private static final int OPERATIONS = 1_000_000;
 
-    @ParameterizedTest(name = "capacity {0} B, sequence bits {1}, seed {2}")
+    @ParameterizedTest(name = "capacity {0} B, sequence bits {1}, structure {2}, seed {3}")
     @CsvSource({
-        "36000, 32, 1",
-        "3000, 32, 2",
-        "120000, 32, 3",
-        "36000, 10, 4" })
+        "36000, 32, SORTED, 1",
+        "36000, 32, HEAPS, 1",
+        "3000, 32, SORTED, 2",
+        "3000, 32, HEAPS, 2",
+        "120000, 32, SORTED, 3",
+        "120000, 32, HEAPS, 3",
+        "36000, 10, SORTED, 4",
+        "36000, 10, HEAPS, 4" })
     void departuresAndDropsMatchTheReferenceModel(
-        final long capacityLength, final int sequenceBits, final long seed)
+        final long capacityLength, final int sequenceBits, final PfabricQueue.Structure structure, final long seed)
     {
         final List<String> actualDrops = new ArrayList<>();
         final List<String> expectedDrops = new ArrayList<>();
-        final PfabricQueue queue = new PfabricQueue(capacityLength, 1514, sequenceBits);
+        final PfabricQueue queue = new PfabricQueue(capacityLength, 1514, sequenceBits, structure);
         queue.dropHandler((buffer, offset, length, reason) ->
             actualDrops.add(buffer.getLong(offset, ByteOrder.BIG_ENDIAN) + " " + reason));
         final ReferencePfabricQueue reference = new ReferencePfabricQueue(capacityLength, 1514,

@@ -13,17 +13,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Scripted arrivals into a pFabric queue and the exact departures and drops that must follow.
+ * Scripted arrivals into a pFabric queue and the exact departures and drops that must follow, for each of its
+ * structures.
  */
-class PfabricQueueScenarioTest
+abstract class PfabricQueueScenarioTest
 {
     private static final int FULL = 1500;
 
     private final QueueRecorder recorder = new QueueRecorder();
 
+    abstract PfabricQueue.Structure structure();
+
     private PfabricQueue queue(final long capacityLength)
     {
-        final PfabricQueue queue = new PfabricQueue(capacityLength);
+        final PfabricQueue queue = new PfabricQueue(capacityLength, 1514, structure());
         queue.dropHandler(recorder);
         return queue;
     }

@@ -4,7 +4,7 @@ class PfabricQueueSpecTest extends QueueDisciplineSpecTest
 {
     QueueDiscipline newQueue(final long capacityLength, final int maxFrameLength)
     {
-        return new PfabricQueue(capacityLength, maxFrameLength);
+        return new PfabricQueue(capacityLength, maxFrameLength, PfabricQueue.Structure.SORTED);
     }
 
     DropReason fullBufferDropReason()
