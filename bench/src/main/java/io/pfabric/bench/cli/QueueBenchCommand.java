@@ -151,11 +151,11 @@ public final class QueueBenchCommand implements Callable<Integer>
             }
             return;
         }
-        out.printf(Locale.ROOT, "%-10s %14s %12s %10s %12s%n", "discipline", "buffer_frames", "ns/op", "± error",
+        out.printf(Locale.ROOT, "%-15s %14s %12s %10s %12s%n", "discipline", "buffer_frames", "ns/op", "± error",
             "bytes/op");
         for (final String[] row : rows)
         {
-            out.printf(Locale.ROOT, "%-10s %14s %12s %10s %12s%n", row[0], row[1], row[2], row[3], row[4]);
+            out.printf(Locale.ROOT, "%-15s %14s %12s %10s %12s%n", row[0], row[1], row[2], row[3], row[4]);
         }
         for (final String[] row : rows)
         {

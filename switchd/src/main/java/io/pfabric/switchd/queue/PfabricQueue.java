@@ -36,7 +36,7 @@ public final class PfabricQueue extends QueueDiscipline
     /**
      * Largest buffer, in frames of the maximum length, kept in a sorted array rather than heaps by default.
      */
-    public static final int SORTED_INDEX_MAX_FULL_FRAMES = 64;
+    public static final int SORTED_INDEX_MAX_FULL_FRAMES = 32;
 
     /**
      * How the buffered frames are ordered by urgency.
