@@ -28,7 +28,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * MACs are held in the low 48 bits of a {@code long} and IPv4 addresses in an {@code int}, both in network order,
  * as in {@link EthernetFlyweight} and {@link Ipv4Flyweight}.
  */
-public final class ArpFlyweight
+public final class ArpFlyweight extends HeaderFlyweight
 {
     /**
      * Length of an ARP packet for IPv4 over Ethernet, in bytes.
@@ -95,8 +95,6 @@ public final class ArpFlyweight
      */
     public static final int OPERATION_REPLY = 2;
 
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Wrap a packet.
@@ -107,29 +105,8 @@ public final class ArpFlyweight
      */
     public ArpFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the packet in the wrapped buffer.
-     *
-     * @return offset of the packet in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**

@@ -23,7 +23,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * A MAC address is held in the low 48 bits of a {@code long}, most significant octet first on the wire, so
  * {@code 0x0000_0200_0000_0001L} is {@code 02:00:00:00:00:01}.
  */
-public final class EthernetFlyweight
+public final class EthernetFlyweight extends HeaderFlyweight
 {
     /**
      * Length of the header in bytes.
@@ -65,8 +65,6 @@ public final class EthernetFlyweight
      */
     public static final long BROADCAST_MAC = 0xFFFF_FFFF_FFFFL;
 
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Wrap a header.
@@ -77,29 +75,8 @@ public final class EthernetFlyweight
      */
     public EthernetFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the header in the wrapped buffer.
-     *
-     * @return offset of the header in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**

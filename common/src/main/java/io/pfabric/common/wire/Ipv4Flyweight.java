@@ -27,7 +27,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * D is Don't Fragment, M is More Fragments; the fragment offset counts 8-byte units. Addresses are {@code int}s in
  * network order: {@code 0xC0A80001} is 192.168.0.1.
  */
-public final class Ipv4Flyweight
+public final class Ipv4Flyweight extends HeaderFlyweight
 {
     /**
      * Length of the header without options, in bytes.
@@ -149,8 +149,6 @@ public final class Ipv4Flyweight
      */
     public static final int ECN_CE = 0b11;
 
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Wrap a header.
@@ -161,29 +159,8 @@ public final class Ipv4Flyweight
      */
     public Ipv4Flyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the header in the wrapped buffer.
-     *
-     * @return offset of the header in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**

@@ -54,7 +54,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * off-heap buffer is checksummed through a 512-byte scratch array instead. Single-threaded: each instance keeps a
  * reusable CRC32C state.
  */
-public final class PfabricHeaderFlyweight
+public final class PfabricHeaderFlyweight extends HeaderFlyweight
 {
     /**
      * Protocol version written and accepted.
@@ -203,8 +203,6 @@ public final class PfabricHeaderFlyweight
     private final CRC32C crc32c = new CRC32C();
     private final boolean useAddressCrc32c;
     private final byte[] scratch;
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Create a flyweight; wrap it before use.
@@ -234,29 +232,8 @@ public final class PfabricHeaderFlyweight
      */
     public PfabricHeaderFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the header in the wrapped buffer.
-     *
-     * @return offset of the header in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**

@@ -18,7 +18,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * </pre>
  * The length covers header and payload. A checksum of zero means none was computed.
  */
-public final class UdpFlyweight
+public final class UdpFlyweight extends HeaderFlyweight
 {
     /**
      * Length of the header in bytes.
@@ -60,8 +60,6 @@ public final class UdpFlyweight
      */
     public static final int NO_CHECKSUM = 0;
 
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Wrap a header.
@@ -72,29 +70,8 @@ public final class UdpFlyweight
      */
     public UdpFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the header in the wrapped buffer.
-     *
-     * @return offset of the header in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**

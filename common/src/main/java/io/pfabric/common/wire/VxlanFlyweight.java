@@ -19,7 +19,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * The I flag ({@link #FLAG_VNI_VALID}) must be set for the VNI to be valid. The setters clear the reserved bits that
  * share a 32-bit word with their field.
  */
-public final class VxlanFlyweight
+public final class VxlanFlyweight extends HeaderFlyweight
 {
     /**
      * Length of the header in bytes.
@@ -46,8 +46,6 @@ public final class VxlanFlyweight
      */
     public static final int MAX_VNI = 0xFF_FFFF;
 
-    private MutableDirectBuffer buffer;
-    private int offset;
 
     /**
      * Wrap a header.
@@ -58,29 +56,8 @@ public final class VxlanFlyweight
      */
     public VxlanFlyweight wrap(final MutableDirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.offset = offset;
+        wrapHeader(buffer, offset);
         return this;
-    }
-
-    /**
-     * The wrapped buffer.
-     *
-     * @return the wrapped buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * Offset of the header in the wrapped buffer.
-     *
-     * @return offset of the header in the wrapped buffer.
-     */
-    public int offset()
-    {
-        return offset;
     }
 
     /**
