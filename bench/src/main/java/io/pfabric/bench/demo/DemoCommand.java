@@ -48,8 +48,9 @@ public final class DemoCommand implements Callable<Integer>
             new EgressDemo.FlowSpec("short-2", 30_000, 4 * MS),
             new EgressDemo.FlowSpec("short-3", 15_000, 6 * MS),
             new EgressDemo.FlowSpec("short-4", 15_000, 6 * MS),
-            new EgressDemo.FlowSpec("short-5", 60_000, 8 * MS),
-            new EgressDemo.FlowSpec("short-6", 100_000, 10 * MS));
+            new EgressDemo.FlowSpec("short-5", 15_000, 6 * MS),
+            new EgressDemo.FlowSpec("short-6", 60_000, 8 * MS),
+            new EgressDemo.FlowSpec("short-7", 100_000, 10 * MS));
 
         final EgressDemo.Outcome pfabric = new EgressDemo(DisciplineKind.PFABRIC,
             DisciplineKind.PFABRIC.defaultCapacityLength()).run(flows, LIMIT_NS);
