@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
         "dequeue hands the port a view of the slot. JMH's progress goes to stderr, the results to stdout.")
 public final class QueueBenchCommand implements Callable<Integer>
 {
-    @Option(names = "--quick", description = "One fork, 2 warm-up and 3 measurement iterations of 1 s (under 3 minutes).")
+    @Option(names = "--quick", description = "Two forks of 2 warm-up and 3 measurement iterations of 1 s (about 80 s).")
     boolean quick;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
@@ -100,7 +100,7 @@ public final class QueueBenchCommand implements Callable<Integer>
             .result(System.getProperty("java.io.tmpdir") + "/pfabric-bench-queue.csv");
         if (quick)
         {
-            options.forks(1).warmupIterations(2).warmupTime(TimeValue.seconds(1))
+            options.forks(2).warmupIterations(2).warmupTime(TimeValue.seconds(1))
                 .measurementIterations(3).measurementTime(TimeValue.seconds(1));
         }
         else
