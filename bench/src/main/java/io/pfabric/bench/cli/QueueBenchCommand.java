@@ -96,8 +96,8 @@ public final class QueueBenchCommand implements Callable<Integer>
             .param("frameLength", String.valueOf(frameLength))
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true)
-            .resultFormat(ResultFormatType.CSV)
-            .result(System.getProperty("java.io.tmpdir") + "/pfabric-bench-queue.csv");
+            .resultFormat(ResultFormatType.TEXT)
+            .result("/dev/null");
         if (quick)
         {
             options.forks(2).warmupIterations(2).warmupTime(TimeValue.seconds(1))
