@@ -1,0 +1,203 @@
+package io.pfabric.common.packet;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Raw-socket ports on a veth pair inside a network namespace this test creates and deletes.
+ */
+@Timeout(60)
+class PacketPortTest
+{
+    private static final String NAMESPACE = "pft-" + ProcessHandle.current().pid() + "-" +
+        Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
+    private static final String A = "pfta";
+    private static final String B = "pftb";
+
+    private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
+
+    private static void run(final String... command) throws IOException, InterruptedException
+    {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(20, TimeUnit.SECONDS) || 0 != process.exitValue())
+        {
+            throw new IOException(String.join(" ", command) + " failed: " + output);
+        }
+    }
+
+    @BeforeAll
+    static void createVethPairInANamespace() throws Exception
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")), "packet sockets and namespaces need root");
+        run("ip", "netns", "add", NAMESPACE);
+        run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
+        run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
+        run("ip", "-n", NAMESPACE, "link", "add", A, "mtu", "9000", "type", "veth", "peer", "name", B, "mtu", "9000");
+        run("ip", "-n", NAMESPACE, "link", "set", A, "up");
+        run("ip", "-n", NAMESPACE, "link", "set", B, "up");
+    }
+
+    @AfterAll
+    static void deleteNamespace() throws Exception
+    {
+        if ("root".equals(System.getProperty("user.name")))
+        {
+            run("ip", "netns", "del", NAMESPACE);
+        }
+    }
+
+    private <T> T inNamespace(final java.util.concurrent.Callable<T> task) throws Exception
+    {
+        try
+        {
+            return inNamespace.submit(() ->
+            {
+                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
+                return task.call();
+            }).get(50, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            inNamespace.shutdownNow();
+        }
+    }
+
+    private static UnsafeBuffer frame(final int id, final int length)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
+        frame.putLong(0, 0xFFFF_FFFF_FFFFL << 16, ByteOrder.BIG_ENDIAN);
+        frame.putShort(12, (short)0x88B5, ByteOrder.BIG_ENDIAN);
+        frame.putInt(14, id, ByteOrder.BIG_ENDIAN);
+        for (int i = 18; i < length; i++)
+        {
+            frame.putByte(i, (byte)(id + i));
+        }
+        return frame;
+    }
+
+    private static List<byte[]> receiveAtLeast(final PacketPort port, final int count)
+    {
+        final List<byte[]> received = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (received.size() < count && System.nanoTime() - deadlineNs < 0)
+        {
+            port.awaitReceive(10);
+            port.receive((buffer, offset, length) ->
+            {
+                final byte[] bytes = new byte[length];
+                buffer.getBytes(offset, bytes);
+                received.add(bytes);
+            }, 64);
+        }
+        return received;
+    }
+
+    @Test
+    void carriesFramesByteForByteFromOneTransmitRingToTheOtherEndsReceiveRing() throws Exception
+    {
+        final List<byte[]> received = inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); PacketPort b = PacketPort.open(B))
+            {
+                assertEquals(9000, a.mtu());
+                assertEquals(2048 - 32 - 20, a.maxFrameLength(), "limited by the ring frame, not the 9000-byte MTU");
+                int sent = 0;
+                while (sent < 500)
+                {
+                    final int length = 60 + (sent * 37) % 1400;
+                    if (a.transmit(frame(sent, length), 0, length))
+                    {
+                        sent++;
+                    }
+                    if (0 == sent % 32 || sent == 500)
+                    {
+                        a.flush();
+                    }
+                }
+                a.flush();
+                final List<byte[]> frames = receiveAtLeast(b, 500);
+                assertEquals(0, a.receive((buffer, offset, length) -> { }, 64), "own transmissions not received");
+                return frames;
+            }
+        });
+        assertEquals(500, received.size());
+        for (int id = 0; id < 500; id++)
+        {
+            final byte[] expected = frame(id, 60 + (id * 37) % 1400).byteArray();
+            assertTrue(java.util.Arrays.equals(expected, received.get(id)), "frame " + id);
+        }
+    }
+
+    @Test
+    void countsAndDropsFramesLongerThanTheMaximum() throws Exception
+    {
+        final long[] counts = inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); PacketPort b = PacketPort.open(B, 64, 1514))
+            {
+                assertTrue(a.transmit(frame(1, 1514), 0, 1514));
+                assertTrue(a.transmit(frame(2, 1515), 0, 1515));
+                assertTrue(a.transmit(frame(3, 1900), 0, 1900));
+                assertTrue(a.transmit(frame(4, 100), 0, 100));
+                a.flush();
+                final List<byte[]> frames = receiveAtLeast(b, 2);
+                b.updateKernelStatistics();
+                return new long[]{ frames.size(), b.oversizeDrops(), frames.get(0).length, frames.get(1).length,
+                    b.kernelPackets() };
+            }
+        });
+        assertEquals(2, counts[0]);
+        assertEquals(2, counts[1]);
+        assertEquals(1514, counts[2]);
+        assertEquals(100, counts[3]);
+        assertEquals(4, counts[4]);
+    }
+
+    @Test
+    void refusesAFrameLongerThanItsMaximumOrAFullRing() throws Exception
+    {
+        final boolean[] results = inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A, 4, 1514))
+            {
+                final boolean tooLong = a.transmit(frame(1, 1515), 0, 1515);
+                int placed = 0;
+                while (placed < 10 && a.transmit(frame(placed, 100), 0, 100))
+                {
+                    placed++;
+                }
+                return new boolean[]{ tooLong, 4 == placed };
+            }
+        });
+        assertFalse(results[0]);
+        assertTrue(results[1]);
+    }
+
+    @Test
+    void namesTheMissingInterface() throws Exception
+    {
+        final PacketSocketException error = inNamespace(() ->
+            assertThrows(PacketSocketException.class, () -> PacketPort.open("pft-missing")));
+        assertTrue(error.getMessage().contains("no interface named 'pft-missing'"), error.getMessage());
+    }
+}
