@@ -1,9 +1,10 @@
 package io.pfabric.common.packet;
 
-import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 
 /**
- * Receives frames from a {@link PacketPort}'s receive ring. The view is valid only during the call.
+ * Receives frames from a {@link PacketPort}'s receive ring. The view is valid only during the call and may be
+ * modified in place (the ring frame belongs to this process until the call returns).
  */
 @FunctionalInterface
 public interface PacketHandler
@@ -15,5 +16,5 @@ public interface PacketHandler
      * @param offset of the Ethernet header.
      * @param length of the frame, without FCS.
      */
-    void onPacket(DirectBuffer buffer, int offset, int length);
+    void onPacket(MutableDirectBuffer buffer, int offset, int length);
 }

@@ -233,6 +233,17 @@ public final class PacketPort implements AutoCloseable
     }
 
     /**
+     * Whether the transmit ring has room for a frame now.
+     *
+     * @return true if {@link #transmit} would find a free ring frame.
+     */
+    public boolean canTransmit()
+    {
+        return PacketRing.TX_STATUS_AVAILABLE ==
+            tx.getIntVolatile(txRing.frameOffset(txIndex) + PacketRing.STATUS_OFFSET);
+    }
+
+    /**
      * Ask the kernel to send the frames placed since the last flush: one system call per batch.
      *
      * @return frames handed over.

@@ -1,42 +1,19 @@
 package io.pfabric.switchd.queue;
 
-import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.pfabric.common.status.CounterSet;
 
 /**
- * The counters of one egress queue, one 64-bit slot per {@link QueueCounter} in an off-heap buffer.
- * <p>
- * Single writer: the agent that owns the queue keeps its own copy and publishes every change with a release store, so
- * any other thread (a metrics scraper, an admin command) reads consistent values with {@link #get(QueueCounter)}
- * without locking, and the owner never reads back from the shared buffer.
+ * The counters of one egress queue, one per {@link QueueCounter}: written by the agent that owns the queue, readable
+ * from any thread (see {@link CounterSet}).
  */
-public final class QueueCounters
+public final class QueueCounters extends CounterSet<QueueCounter>
 {
-    private static final int COUNTER_LENGTH = Long.BYTES;
-
-    private final AtomicBuffer values;
-    private final long[] ownerValues = new long[QueueCounter.values().length];
-
     /**
-     * Counters in a buffer of their own, all zero.
+     * Counters of a queue, all zero.
      */
     public QueueCounters()
     {
-        values = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(QueueCounter.values().length * COUNTER_LENGTH, 64), 64));
-    }
-
-    /**
-     * Read a counter from any thread.
-     *
-     * @param counter to read.
-     * @return its current value.
-     */
-    public long get(final QueueCounter counter)
-    {
-        return values.getLongVolatile(counter.ordinal() * COUNTER_LENGTH);
+        super(QueueCounter.class);
     }
 
     /**
@@ -65,14 +42,6 @@ public final class QueueCounters
         return total;
     }
 
-    void add(final QueueCounter counter, final long delta)
-    {
-        final int index = counter.ordinal();
-        final long value = ownerValues[index] + delta;
-        ownerValues[index] = value;
-        values.putLongRelease(index * COUNTER_LENGTH, value);
-    }
-
     void enqueued(final int length, final long byteCount, final int packetCount)
     {
         add(QueueCounter.ENQUEUED_PACKETS, 1);
@@ -89,19 +58,8 @@ public final class QueueCounters
 
     void recordDrop(final DropReason reason, final int length)
     {
-        final QueueCounter packets = QueueCounter.dropPackets(reason);
-        add(packets, 1);
+        add(QueueCounter.dropPackets(reason), 1);
         add(QueueCounter.dropBytes(reason), length);
-    }
-
-    void raiseTo(final QueueCounter counter, final long value)
-    {
-        final int index = counter.ordinal();
-        if (value > ownerValues[index])
-        {
-            ownerValues[index] = value;
-            values.putLongRelease(index * COUNTER_LENGTH, value);
-        }
     }
 
     /**

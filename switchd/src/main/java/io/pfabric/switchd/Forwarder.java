@@ -1,0 +1,223 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.PacketHandler;
+import io.pfabric.common.wire.ArpFlyweight;
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.FrameKind;
+import io.pfabric.common.wire.FrameParser;
+import io.pfabric.common.wire.ParseReason;
+import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.FrameHandler;
+import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.switchd.table.ForwardingTable;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The switch's data path, run to completion on one thread: each port's receive ring → parse → forwarding lookup →
+ * the egress port's queue discipline → its pacer → its transmit ring.
+ * <p>
+ * ARP requests for a known host are answered from the host table and sent back ahead of data (priority 0). Other
+ * IPv4 traffic than pFabric's gets the least urgent priority, so a pFabric queue of such traffic behaves as a FIFO.
+ * Multipath: per-packet spraying over the equal-cost ports, or per-flow hashing (ECMP).
+ */
+public final class Forwarder implements Agent, PacketHandler, FrameHandler
+{
+    /**
+     * Most frames taken from one port's receive ring, or released to its transmit ring, per duty cycle.
+     */
+    public static final int BATCH_FRAMES = 32;
+
+    private static final long CONTROL_PRIORITY = 0;
+    private static final long DEFAULT_IP_PRIORITY = QueueDiscipline.MAX_PRIORITY;
+    private static final int ARP_FRAME_LENGTH = EthernetFlyweight.HEADER_LENGTH + ArpFlyweight.HEADER_LENGTH;
+
+    private final SwitchPort[] ports;
+    private final ForwardingTable table;
+    private final boolean spray;
+    private final NanoClock clock;
+    private final FrameParser parser = new FrameParser();
+    private final ArpFlyweight arp = new ArpFlyweight();
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
+    private final long[] malformedByReason = new long[ParseReason.COUNT];
+    private int ingress;
+    private int transmitting;
+    private int sprayCursor;
+
+    /**
+     * A forwarder over ports.
+     *
+     * @param ports the switch's ports, indexed as in the table.
+     * @param table where each host is.
+     * @param spray true to spray packets over equal-cost ports, false to hash flows (ECMP).
+     * @param clock time source, read once per duty cycle.
+     */
+    public Forwarder(final SwitchPort[] ports, final ForwardingTable table, final boolean spray, final NanoClock clock)
+    {
+        this.ports = ports.clone();
+        this.table = table;
+        this.spray = spray;
+        this.clock = clock;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return "forwarder";
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        final long nowNs = clock.nanoTime();
+        int work = 0;
+        for (int i = 0; i < ports.length; i++)
+        {
+            ingress = i;
+            final int received = ports[i].io().receive(this, BATCH_FRAMES);
+            if (received > 0)
+            {
+                ports[i].counters().add(PortCounter.RECEIVED_FRAMES, received);
+                work += received;
+            }
+        }
+        for (int i = 0; i < ports.length; i++)
+        {
+            work += transmit(i, nowNs);
+        }
+        return work;
+    }
+
+    /**
+     * Frames received that did not parse, for one reason.
+     *
+     * @param reason a {@link ParseReason} code.
+     * @return the count since start; owner thread only.
+     */
+    public long malformed(final int reason)
+    {
+        return malformedByReason[reason];
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onPacket(final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        final SwitchPort port = ports[ingress];
+        switch (parser.parse(buffer, offset, length))
+        {
+            case FrameKind.PFABRIC_IP, FrameKind.PFABRIC_UDP ->
+                forward(buffer, offset, length, parser.priority(), parser.flowId());
+            case FrameKind.IPV4_OTHER -> forward(buffer, offset, length, DEFAULT_IP_PRIORITY, parser.flowHash());
+            case FrameKind.ARP -> answerArp(port, buffer, offset);
+            case FrameKind.MALFORMED ->
+            {
+                malformedByReason[parser.reason()]++;
+                port.counters().add(PortCounter.DROPPED_MALFORMED, 1);
+            }
+            default -> port.counters().add(PortCounter.DROPPED_UNSUPPORTED, 1);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final SwitchPort port = ports[transmitting];
+        port.io().transmit(buffer, offset, length);
+        port.counters().add(PortCounter.TRANSMITTED_FRAMES, 1);
+    }
+
+    private void forward(
+        final MutableDirectBuffer buffer, final int offset, final int length, final long priority, final long flowId)
+    {
+        final int route = table.route(parser.destinationAddress());
+        if (ForwardingTable.NO_ROUTE == route)
+        {
+            ports[ingress].counters().add(PortCounter.DROPPED_NO_ROUTE, 1);
+            return;
+        }
+        final int[] egress = table.ports(route);
+        final int choice;
+        if (1 == egress.length)
+        {
+            choice = egress[0];
+        }
+        else if (spray)
+        {
+            sprayCursor = sprayCursor + 1 == Integer.MAX_VALUE ? 0 : sprayCursor + 1;
+            choice = egress[sprayCursor % egress.length];
+        }
+        else
+        {
+            final long mixed = flowId * 0x9E37_79B9_7F4A_7C15L;
+            choice = egress[(int)((mixed >>> 33) % egress.length)];
+        }
+        ports[choice].queue().enqueue(buffer, offset, length, priority, flowId);
+    }
+
+    private void answerArp(final SwitchPort port, final MutableDirectBuffer buffer, final int offset)
+    {
+        arp.wrap(buffer, offset + EthernetFlyweight.HEADER_LENGTH);
+        final int route = ArpFlyweight.OPERATION_REQUEST == arp.operation() && arp.isIpv4OverEthernet() ?
+            table.route(arp.targetAddress()) : ForwardingTable.NO_ROUTE;
+        if (ForwardingTable.NO_ROUTE == route)
+        {
+            port.counters().add(PortCounter.ARP_IGNORED, 1);
+            return;
+        }
+        final long requesterMac = arp.senderMac();
+        final int requesterAddress = arp.senderAddress();
+        final int targetAddress = arp.targetAddress();
+        final long hostMac = table.mac(route);
+        reply.setMemory(0, reply.capacity(), (byte)0);
+        ethernet.wrap(reply, 0)
+            .destinationMac(requesterMac)
+            .sourceMac(hostMac)
+            .etherType(EthernetFlyweight.ETHERTYPE_ARP);
+        arp.wrap(reply, EthernetFlyweight.HEADER_LENGTH)
+            .ipv4OverEthernet()
+            .operation(ArpFlyweight.OPERATION_REPLY)
+            .senderMac(hostMac)
+            .senderAddress(targetAddress)
+            .targetMac(requesterMac)
+            .targetAddress(requesterAddress);
+        port.queue().enqueue(reply, 0, Math.max(ARP_FRAME_LENGTH, QueueDiscipline.MIN_FRAME_LENGTH), CONTROL_PRIORITY,
+            0);
+        port.counters().add(PortCounter.ARP_REPLIES, 1);
+    }
+
+    private int transmit(final int index, final long nowNs)
+    {
+        final SwitchPort port = ports[index];
+        final QueueDiscipline queue = port.queue();
+        final EgressPacer pacer = port.pacer();
+        transmitting = index;
+        int sent = 0;
+        while (sent < BATCH_FRAMES && !queue.isEmpty() && port.io().canTransmit() &&
+            (null == pacer || pacer.mayRelease(nowNs)))
+        {
+            final int length = queue.dequeue(this);
+            if (null != pacer)
+            {
+                pacer.onRelease(nowNs, length);
+            }
+            sent++;
+        }
+        if (sent > 0)
+        {
+            port.io().flush();
+        }
+        return sent;
+    }
+}

@@ -1,0 +1,26 @@
+package io.pfabric.switchd;
+
+/**
+ * What a switch port counts besides its egress queue's own counters.
+ */
+public enum PortCounter
+{
+    /** Frames taken from the port's receive ring. */
+    RECEIVED_FRAMES,
+    /** Frames placed in the port's transmit ring. */
+    TRANSMITTED_FRAMES,
+    /** Received frames dropped because they did not parse; see the per-reason counters of the switch. */
+    DROPPED_MALFORMED,
+    /** Received IPv4 frames for an address of no known host. */
+    DROPPED_NO_ROUTE,
+    /** Received frames that are neither IPv4 nor ARP. */
+    DROPPED_UNSUPPORTED,
+    /** ARP requests answered by the switch from its host table. */
+    ARP_REPLIES,
+    /** ARP frames not answered: replies, or requests for an unknown address. */
+    ARP_IGNORED,
+    /** Frames the receive ring dropped as longer than the port's maximum. */
+    DROPPED_OVERSIZE,
+    /** Frames the kernel dropped because the receive ring was full. */
+    DROPPED_RING_FULL
+}

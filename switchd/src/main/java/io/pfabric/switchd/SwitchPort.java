@@ -1,0 +1,84 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.status.CounterSet;
+import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.QueueDiscipline;
+
+/**
+ * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer.
+ */
+public final class SwitchPort
+{
+    private final String name;
+    private final PacketPort io;
+    private final QueueDiscipline queue;
+    private final EgressPacer pacer;
+    private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
+
+    /**
+     * A port.
+     *
+     * @param name  the port's name in the topology.
+     * @param io    its raw-socket I/O.
+     * @param queue its egress queue.
+     * @param pacer its pacer, or null to send as fast as the interface takes frames.
+     */
+    public SwitchPort(final String name, final PacketPort io, final QueueDiscipline queue, final EgressPacer pacer)
+    {
+        this.name = name;
+        this.io = io;
+        this.queue = queue;
+        this.pacer = pacer;
+    }
+
+    /**
+     * The port's name.
+     *
+     * @return the name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * The port's raw-socket I/O.
+     *
+     * @return the packet port.
+     */
+    public PacketPort io()
+    {
+        return io;
+    }
+
+    /**
+     * The port's egress queue.
+     *
+     * @return the queue.
+     */
+    public QueueDiscipline queue()
+    {
+        return queue;
+    }
+
+    /**
+     * The port's pacer.
+     *
+     * @return the pacer, or null when unpaced.
+     */
+    public EgressPacer pacer()
+    {
+        return pacer;
+    }
+
+    /**
+     * The port's counters.
+     *
+     * @return the counters.
+     */
+    public CounterSet<PortCounter> counters()
+    {
+        return counters;
+    }
+}

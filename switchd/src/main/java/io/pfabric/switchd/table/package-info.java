@@ -1,0 +1,4 @@
+/**
+ * Forwarding: which egress ports lead to each host.
+ */
+package io.pfabric.switchd.table;
