@@ -1,0 +1,195 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.FrameKind;
+import io.pfabric.common.wire.FrameParser;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.DropReason;
+import io.pfabric.switchd.queue.QueueCounters;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Two senders of pFabric packets into one switch egress paced at 100 Mb/s, one at 50 Mb/s with small priority
+ * numbers and one at 100 Mb/s with large: the urgent stream loses nothing, the other absorbs every drop. The senders
+ * sleep between frames and send up to 8 back to back after a late wake-up, so that on a 2-core machine they neither
+ * starve the switch of CPU nor fall below their rate.
+ */
+@Timeout(120)
+class PriorityBottleneckSystemTest
+{
+    private static final int FRAMES = 1_500;
+    private static final int FRAME_LENGTH = 1_500;
+    private static final int PAYLOAD_LENGTH = FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH -
+        Ipv4Flyweight.HEADER_LENGTH - PfabricHeaderFlyweight.HEADER_LENGTH;
+    private static final long URGENT_PRIORITY = 1_000;
+    private static final long URGENT_RATE_BITS_PER_SEC = 50_000_000L;
+    private static final long LAZY_RATE_BITS_PER_SEC = 100_000_000L;
+    private static final int SENDER_BURST_FRAMES = 8;
+    private static final long LAZY_PRIORITY = 1_000_000_000L;
+
+    private StarFabric fabric;
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        if (null != fabric)
+        {
+            fabric.close();
+        }
+    }
+
+    private static void send(final String namespace, final int host, final long priority, final long rateBitsPerSec)
+        throws Exception
+    {
+        NetworkNamespace.enterOnCurrentThread(namespace);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+        new EthernetFlyweight().wrap(frame, 0)
+            .destinationMac(StarFabric.macValue(3))
+            .sourceMac(StarFabric.macValue(host))
+            .etherType(EthernetFlyweight.ETHERTYPE_IPV4);
+        new Ipv4Flyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH)
+            .version(Ipv4Flyweight.VERSION)
+            .ihl(Ipv4Flyweight.MIN_IHL)
+            .totalLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH)
+            .ttl(64)
+            .protocol(Ipv4Flyweight.PROTOCOL_PFABRIC)
+            .sourceAddress(StarFabric.address(host))
+            .destinationAddress(StarFabric.address(3))
+            .computeChecksum();
+        final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight()
+            .wrap(frame, EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH);
+        header.version(PfabricHeaderFlyweight.VERSION)
+            .type(PfabricHeaderFlyweight.TYPE_DATA)
+            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
+            .priority(priority)
+            .flowId(PfabricHeaderFlyweight.flowId(host, 1))
+            .payloadLength(PAYLOAD_LENGTH);
+        final EgressPacer pacer = new EgressPacer(rateBitsPerSec, SENDER_BURST_FRAMES);
+        try (PacketPort port = PacketPort.open("eth0"))
+        {
+            int sent = 0;
+            while (sent < FRAMES)
+            {
+                final long nowNs = System.nanoTime();
+                if (pacer.mayRelease(nowNs) && port.canTransmit())
+                {
+                    header.segmentOffset((long)sent * PAYLOAD_LENGTH);
+                    port.transmit(frame, 0, FRAME_LENGTH);
+                    port.flush();
+                    pacer.onRelease(nowNs, FRAME_LENGTH);
+                    sent++;
+                }
+                else
+                {
+                    LockSupport.parkNanos(Math.max(1_000, pacer.nextDepartureNs() - nowNs));
+                }
+            }
+        }
+    }
+
+    @Test
+    void theUrgentStreamLosesNothingAndTheOtherAbsorbsTheDrops() throws Exception
+    {
+        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
+        fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC);
+        final AtomicBoolean sendersDone = new AtomicBoolean();
+        final CompletableFuture<List<long[]>> capture = CompletableFuture.supplyAsync(() ->
+        {
+            try
+            {
+                NetworkNamespace.enterOnCurrentThread(fabric.host(3));
+                final List<long[]> received = new ArrayList<>();
+                final FrameParser parser = new FrameParser();
+                try (PacketPort port = PacketPort.open("eth0"))
+                {
+                    long lastFrameNs = System.nanoTime();
+                    while (!sendersDone.get() || System.nanoTime() - lastFrameNs < TimeUnit.SECONDS.toNanos(1))
+                    {
+                        port.awaitReceive(10);
+                        final int taken = port.receive((buffer, offset, length) ->
+                        {
+                            if (FrameKind.PFABRIC_IP == parser.parse(buffer, offset, length))
+                            {
+                                received.add(new long[]{ PfabricHeaderFlyweight.hostId(parser.flowId()),
+                                    buffer.getInt(parser.pfabricOffset() +
+                                    PfabricHeaderFlyweight.SEGMENT_OFFSET_FIELD_OFFSET, java.nio.ByteOrder.BIG_ENDIAN) /
+                                    PAYLOAD_LENGTH });
+                            }
+                        }, 64);
+                        if (taken > 0)
+                        {
+                            lastFrameNs = System.nanoTime();
+                        }
+                    }
+                }
+                return received;
+            }
+            catch (final Exception ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }, fabric.threads());
+
+        final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
+            () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC), fabric.threads());
+        final CompletableFuture<Void> lazy = CompletableFuture.runAsync(
+            () -> run(2, LAZY_PRIORITY, LAZY_RATE_BITS_PER_SEC), fabric.threads());
+        urgent.get(60, TimeUnit.SECONDS);
+        lazy.get(60, TimeUnit.SECONDS);
+        sendersDone.set(true);
+        final List<long[]> received = capture.get(60, TimeUnit.SECONDS);
+
+        final List<Long> urgentSequence = new ArrayList<>();
+        final List<Long> lazySequence = new ArrayList<>();
+        for (final long[] frame : received)
+        {
+            (1 == frame[0] ? urgentSequence : lazySequence).add(frame[1]);
+        }
+        final QueueCounters bottleneck = fabric.port(3).queue().counters();
+        assertEquals(FRAMES, urgentSequence.size(), () -> "urgent frames delivered; bottleneck counters:\n" +
+            bottleneck.appendTo(new StringBuilder()));
+        for (int i = 0; i < FRAMES; i++)
+        {
+            assertEquals(i, urgentSequence.get(i), "urgent frames in order");
+        }
+        for (int i = 1; i < lazySequence.size(); i++)
+        {
+            assertTrue(lazySequence.get(i) > lazySequence.get(i - 1), "lazy frames in order");
+        }
+        final long drops = bottleneck.droppedPackets(DropReason.PRIORITY_DROP_ARRIVAL) +
+            bottleneck.droppedPackets(DropReason.PRIORITY_EVICTION);
+        assertTrue(drops > 0, "the bottleneck dropped");
+        assertEquals(FRAMES - lazySequence.size(), drops, "every drop was a lazy frame, counted at the bottleneck");
+    }
+
+    private void run(final int host, final long priority, final long rateBitsPerSec)
+    {
+        try
+        {
+            send(fabric.host(host), host, priority, rateBitsPerSec);
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
