@@ -34,6 +34,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private static final long CONTROL_PRIORITY = 0;
     private static final long DEFAULT_IP_PRIORITY = QueueDiscipline.MAX_PRIORITY;
     private static final int ARP_FRAME_LENGTH = EthernetFlyweight.HEADER_LENGTH + ArpFlyweight.HEADER_LENGTH;
+    private static final long STATISTICS_INTERVAL_NS = 1_000_000_000L;
 
     private final SwitchPort[] ports;
     private final ForwardingTable table;
@@ -47,6 +48,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private int ingress;
     private int transmitting;
     private int sprayCursor;
+    private long statisticsDeadlineNs;
+    private boolean statisticsStarted;
 
     /**
      * A forwarder over ports.
@@ -93,7 +96,29 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         {
             work += transmit(i, nowNs);
         }
+        if (!statisticsStarted || statisticsDeadlineNs - nowNs < 0)
+        {
+            statisticsStarted = true;
+            statisticsDeadlineNs = nowNs + STATISTICS_INTERVAL_NS;
+            updateStatistics();
+        }
         return work;
+    }
+
+    /**
+     * Read each port's socket statistics into its counters: frames the kernel dropped because the receive ring was
+     * full, and frames the ring dropped as oversize. Done once a second from {@link #doWork()}; owner thread only.
+     */
+    public void updateStatistics()
+    {
+        for (final SwitchPort port : ports)
+        {
+            final long ringFullBefore = port.io().kernelDrops();
+            port.io().updateKernelStatistics();
+            port.counters().add(PortCounter.DROPPED_RING_FULL, port.io().kernelDrops() - ringFullBefore);
+            port.counters().add(PortCounter.DROPPED_OVERSIZE,
+                port.io().oversizeDrops() - port.counters().get(PortCounter.DROPPED_OVERSIZE));
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +35,7 @@ final class StarFabric implements AutoCloseable
     private final String[] hosts;
     private final String switchNamespace;
     private CompletableFuture<Void> switchThread;
+    private volatile long forwarderThreadId;
 
     StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline) throws Exception
     {
@@ -124,6 +126,7 @@ final class StarFabric implements AutoCloseable
                     table.addHost(address(i), macValue(i), i - 1);
                 }
                 final Forwarder agent = new Forwarder(switchPorts, table, true, new SystemNanoClock());
+                forwarderThreadId = Thread.currentThread().threadId();
                 ports.set(switchPorts);
                 forwarder.set(agent);
                 started.countDown();
@@ -132,6 +135,7 @@ final class StarFabric implements AutoCloseable
                 {
                     idle.idle(agent.doWork());
                 }
+                agent.updateStatistics();
             }
             catch (final Exception ex)
             {
@@ -155,7 +159,10 @@ final class StarFabric implements AutoCloseable
         }
     }
 
-    public void close() throws IOException
+    /**
+     * Stop the forwarder and wait for its thread; its counters may then be read from this thread.
+     */
+    void stop() throws IOException
     {
         running.set(false);
         try
@@ -173,6 +180,20 @@ final class StarFabric implements AutoCloseable
         catch (final ExecutionException | TimeoutException ex)
         {
             throw new IOException("the forwarder failed or did not stop", ex);
+        }
+    }
+
+    long forwarderAllocatedBytes()
+    {
+        return ((com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean())
+            .getThreadAllocatedBytes(forwarderThreadId);
+    }
+
+    public void close() throws IOException
+    {
+        try
+        {
+            stop();
         }
         finally
         {
