@@ -1,0 +1,131 @@
+package io.pfabric.common.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Generates the fabrics the testbeds build: a star of hosts around one switch, and a two-tier leaf-spine. All ports
+ * are raw-socket ports on interfaces named {@code <prefix><switch>-<port>} (such as {@code pf-s1-p1}), which the
+ * testbed creates as veth pairs; every switch sprays.
+ */
+public final class Topologies
+{
+    private static final int MAX_HOSTS_PER_SWITCH = 254;
+    private static final int MAX_LEAVES = 255;
+
+    private Topologies()
+    {
+    }
+
+    /**
+     * One switch {@code s1} with ports {@code p1..pN}, port {@code pi} leading to host {@code hi} with IP
+     * {@code 10.0.0.i} and MAC {@code 02:00:0a:00:00:ii} (i in hex).
+     *
+     * @param hosts           number of hosts, 1 to 254.
+     * @param interfacePrefix prepended to each interface name, such as {@code pf-}; may be empty.
+     * @param rateBitsPerSec  line rate of every port; 0 for unpaced.
+     * @param discipline      queue discipline of every port, one of {@link PortSpec#DISCIPLINES}.
+     * @return the topology.
+     * @throws IllegalArgumentException if a count is out of range or an interface name would exceed 15 characters.
+     */
+    public static Topology star(
+        final int hosts, final String interfacePrefix, final long rateBitsPerSec, final String discipline)
+    {
+        requireRange("hosts", hosts, 1, MAX_HOSTS_PER_SWITCH);
+        final List<HostSpec> hostSpecs = new ArrayList<>(hosts);
+        final List<PortSpec> ports = new ArrayList<>(hosts);
+        for (int i = 1; i <= hosts; i++)
+        {
+            ports.add(port(interfacePrefix, "s1", "p" + i, rateBitsPerSec, discipline));
+            hostSpecs.add(host("h" + i, 0, i, "s1", "p" + i));
+        }
+        return new Topology(hostSpecs, List.of(new SwitchSpec("s1", Multipath.SPRAY, ports)), List.of());
+    }
+
+    /**
+     * A two-tier fabric: leaves {@code l1..lL}, spines {@code sp1..spS}, and every leaf linked to every spine.
+     * <p>
+     * Leaf {@code lj} has host ports {@code p1..pH} then uplinks {@code u1..uS}, uplink {@code uk} linked to port
+     * {@code dj} of spine {@code spk}; each spine has ports {@code d1..dL}. Hosts are numbered {@code h1..h(L*H)}
+     * leaf by leaf; host i of leaf j has IP {@code 10.0.j.i} and MAC {@code 02:00:0a:00:jj:ii} (in hex).
+     *
+     * @param leaves          number of leaf switches, 1 to 255.
+     * @param hostsPerLeaf    hosts on each leaf, 1 to 254.
+     * @param spines          number of spine switches, at least 1.
+     * @param interfacePrefix prepended to each interface name, such as {@code pf-}; may be empty.
+     * @param rateBitsPerSec  line rate of every port; 0 for unpaced.
+     * @param discipline      queue discipline of every port, one of {@link PortSpec#DISCIPLINES}.
+     * @return the topology.
+     * @throws IllegalArgumentException if a count is out of range or an interface name would exceed 15 characters.
+     */
+    public static Topology leafSpine(
+        final int leaves,
+        final int hostsPerLeaf,
+        final int spines,
+        final String interfacePrefix,
+        final long rateBitsPerSec,
+        final String discipline)
+    {
+        requireRange("leaves", leaves, 1, MAX_LEAVES);
+        requireRange("hostsPerLeaf", hostsPerLeaf, 1, MAX_HOSTS_PER_SWITCH);
+        requireRange("spines", spines, 1, Integer.MAX_VALUE);
+        final List<HostSpec> hosts = new ArrayList<>(leaves * hostsPerLeaf);
+        final List<SwitchSpec> switches = new ArrayList<>(leaves + spines);
+        final List<LinkSpec> links = new ArrayList<>(leaves * spines);
+        for (int leaf = 1; leaf <= leaves; leaf++)
+        {
+            final String leafName = "l" + leaf;
+            final List<PortSpec> ports = new ArrayList<>(hostsPerLeaf + spines);
+            for (int i = 1; i <= hostsPerLeaf; i++)
+            {
+                ports.add(port(interfacePrefix, leafName, "p" + i, rateBitsPerSec, discipline));
+                hosts.add(host("h" + ((leaf - 1) * hostsPerLeaf + i), leaf, i, leafName, "p" + i));
+            }
+            for (int spine = 1; spine <= spines; spine++)
+            {
+                ports.add(port(interfacePrefix, leafName, "u" + spine, rateBitsPerSec, discipline));
+                links.add(
+                    new LinkSpec(new PortRef(leafName, "u" + spine), new PortRef("sp" + spine, "d" + leaf)));
+            }
+            switches.add(new SwitchSpec(leafName, Multipath.SPRAY, ports));
+        }
+        for (int spine = 1; spine <= spines; spine++)
+        {
+            final String spineName = "sp" + spine;
+            final List<PortSpec> ports = new ArrayList<>(leaves);
+            for (int leaf = 1; leaf <= leaves; leaf++)
+            {
+                ports.add(port(interfacePrefix, spineName, "d" + leaf, rateBitsPerSec, discipline));
+            }
+            switches.add(new SwitchSpec(spineName, Multipath.SPRAY, ports));
+        }
+        return new Topology(hosts, switches, links);
+    }
+
+    private static PortSpec port(
+        final String interfacePrefix,
+        final String switchName,
+        final String portName,
+        final long rateBitsPerSec,
+        final String discipline)
+    {
+        return PortSpec.ofInterface(
+            portName, interfacePrefix + switchName + "-" + portName, rateBitsPerSec, discipline, 0);
+    }
+
+    private static HostSpec host(
+        final String name, final int group, final int index, final String switchName, final String portName)
+    {
+        final int ip = (10 << 24) | (group << 8) | index;
+        final long mac = 0x02_00_0a_00_00_00L | ((long)group << 8) | index;
+        return new HostSpec(name, ip, mac, switchName, portName);
+    }
+
+    private static void requireRange(final String what, final int value, final int min, final int max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(what + " " + value + " is outside " + min + " to " + max);
+        }
+    }
+}
