@@ -1,10 +1,10 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.NetworkNamespace;
-import io.pfabric.common.packet.PacketPort;
-import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Topologies;
+import io.pfabric.common.topology.Topology;
 import io.pfabric.switchd.queue.DisciplineKind;
-import io.pfabric.switchd.table.ForwardingTable;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -21,17 +21,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A switch with N hosts, each in a namespace of its own created for the test: host i has address 10.0.0.i and MAC
- * 02:00:0a:00:00:0i on {@code eth0}, attached to switch port {@code p<i>}. The switch runs a {@link Forwarder} on a
- * thread of its own in a third namespace. Closing stops the forwarder and deletes every namespace.
+ * The fabric of {@code Topologies.star(N)}, each host in a namespace of its own created for the test: host i has
+ * address 10.0.0.i and MAC 02:00:0a:00:00:0i on {@code eth0}, the peer of the switch's interface {@code s1-p<i>}.
+ * The switch is a {@link SwitchDaemon} built from the topology, its forwarder run on a thread of its own in a third
+ * namespace. Closing stops the forwarder and deletes every namespace.
  */
 final class StarFabric implements AutoCloseable
 {
     private final Namespaces namespaces = new Namespaces();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final AtomicBoolean running = new AtomicBoolean(true);
-    private final AtomicReference<SwitchPort[]> ports = new AtomicReference<>();
-    private final AtomicReference<Forwarder> forwarder = new AtomicReference<>();
+    private final AtomicReference<SwitchDaemon> daemon = new AtomicReference<>();
+    private final Topology topology;
     private final String[] hosts;
     private final String switchNamespace;
     private CompletableFuture<Void> switchThread;
@@ -39,16 +40,19 @@ final class StarFabric implements AutoCloseable
 
     StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline) throws Exception
     {
+        topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline.cliName());
         try
         {
             switchNamespace = namespaces.create("sw");
             hosts = new String[hostCount];
             for (int i = 1; i <= hostCount; i++)
             {
-                hosts[i - 1] = namespaces.create("h" + i);
-                attach(hosts[i - 1], "p" + i, mac(i), "10.0.0." + i + "/24");
+                final HostSpec host = topology.host("h" + i);
+                hosts[i - 1] = namespaces.create(host.name());
+                attach(hosts[i - 1], topology.switchNamed("s1").port(host.portName()).interfaceName(),
+                    host.macText(), host.ipText() + "/24");
             }
-            start(hostCount, rateBitsPerSec, discipline);
+            start();
         }
         catch (final Exception ex)
         {
@@ -79,12 +83,12 @@ final class StarFabric implements AutoCloseable
 
     SwitchPort port(final int host)
     {
-        return ports.get()[host - 1];
+        return daemon.get().port(host - 1);
     }
 
     Forwarder forwarder()
     {
-        return forwarder.get();
+        return daemon.get().forwarder();
     }
 
     ExecutorService threads()
@@ -106,36 +110,28 @@ final class StarFabric implements AutoCloseable
         Namespaces.exec(switchNamespace, "ip", "link", "set", switchPort, "up");
     }
 
-    private void start(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline)
-        throws InterruptedException
+    private void start() throws InterruptedException
     {
         final CountDownLatch started = new CountDownLatch(1);
         switchThread = CompletableFuture.runAsync(() ->
         {
-            SwitchPort[] switchPorts = new SwitchPort[0];
             try
             {
                 NetworkNamespace.enterOnCurrentThread(switchNamespace);
-                switchPorts = new SwitchPort[hostCount];
-                final ForwardingTable table = new ForwardingTable();
-                for (int i = 1; i <= hostCount; i++)
+                try (SwitchDaemon switchDaemon = SwitchDaemon.open(
+                    topology, "s1", SwitchDaemon.Overrides.NONE, new SystemNanoClock()))
                 {
-                    switchPorts[i - 1] = new SwitchPort("p" + i, PacketPort.open("p" + i),
-                        discipline.newQueue(discipline.defaultCapacityLength(), 1514),
-                        0 == rateBitsPerSec ? null : new EgressPacer(rateBitsPerSec));
-                    table.addHost(address(i), macValue(i), i - 1);
+                    forwarderThreadId = Thread.currentThread().threadId();
+                    daemon.set(switchDaemon);
+                    started.countDown();
+                    final Forwarder agent = switchDaemon.forwarder();
+                    final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 50_000);
+                    while (running.get())
+                    {
+                        idle.idle(agent.doWork());
+                    }
+                    agent.updateStatistics();
                 }
-                final Forwarder agent = new Forwarder(switchPorts, table, true, new SystemNanoClock());
-                forwarderThreadId = Thread.currentThread().threadId();
-                ports.set(switchPorts);
-                forwarder.set(agent);
-                started.countDown();
-                final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 50_000);
-                while (running.get())
-                {
-                    idle.idle(agent.doWork());
-                }
-                agent.updateStatistics();
             }
             catch (final Exception ex)
             {
@@ -144,18 +140,11 @@ final class StarFabric implements AutoCloseable
             finally
             {
                 started.countDown();
-                for (final SwitchPort port : switchPorts)
-                {
-                    if (null != port)
-                    {
-                        port.io().close();
-                    }
-                }
             }
         }, threads);
-        if (!started.await(30, TimeUnit.SECONDS) || null == forwarder.get())
+        if (!started.await(30, TimeUnit.SECONDS) || null == daemon.get())
         {
-            throw new IllegalStateException("forwarder did not start", switchThread.handle((ok, ex) -> ex).join());
+            throw new IllegalStateException("switch did not start", switchThread.handle((ok, ex) -> ex).join());
         }
     }
 

@@ -1,0 +1,198 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Multipath;
+import io.pfabric.common.topology.PortSpec;
+import io.pfabric.common.topology.Routes;
+import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.switchd.table.ForwardingTable;
+import org.agrona.concurrent.NanoClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One switch of a topology, built: a raw-socket port with its queue discipline and pacer for each of the switch's
+ * ports, the forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
+ * forwarder (on an {@code AgentRunner}, or by hand in tests) and closes the daemon to release the sockets.
+ */
+public final class SwitchDaemon implements AutoCloseable
+{
+    /**
+     * What the command line may impose on every port of the switch, over the topology file.
+     *
+     * @param rateBitsPerSec line rate, or -1 to keep each port's.
+     * @param discipline     discipline name, or null to keep each port's.
+     * @param bufferLength   buffer in bytes, or -1 to keep each port's.
+     */
+    public record Overrides(long rateBitsPerSec, String discipline, long bufferLength)
+    {
+        /**
+         * Keep everything as the topology says.
+         */
+        public static final Overrides NONE = new Overrides(-1, null, -1);
+    }
+
+    private final String name;
+    private final SwitchPort[] ports;
+    private final Forwarder forwarder;
+
+    private SwitchDaemon(final String name, final SwitchPort[] ports, final Forwarder forwarder)
+    {
+        this.name = name;
+        this.ports = ports;
+        this.forwarder = forwarder;
+    }
+
+    /**
+     * Build a switch of a topology, opening its ports in the calling thread's network namespace.
+     *
+     * @param topology   the fabric.
+     * @param switchName which switch this is.
+     * @param overrides  what the command line imposes on every port.
+     * @param clock      time source for the forwarder.
+     * @return the switch, not yet running.
+     * @throws PacketSocketException    if a port cannot be opened (missing interface, missing privilege).
+     * @throws IllegalArgumentException if the switch is not in the topology or a setting is invalid.
+     */
+    public static SwitchDaemon open(
+        final Topology topology, final String switchName, final Overrides overrides, final NanoClock clock)
+        throws PacketSocketException
+    {
+        final SwitchSpec spec = topology.switchNamed(switchName);
+        if (null == spec)
+        {
+            throw new IllegalArgumentException("no switch named '" + switchName + "' in the topology");
+        }
+        final List<PortSpec> portSpecs = spec.ports();
+        final List<SwitchPort> opened = new ArrayList<>();
+        try
+        {
+            for (final PortSpec port : portSpecs)
+            {
+                if (port.isUdp())
+                {
+                    throw new IllegalArgumentException("port '" + port.name() + "' of switch '" + switchName +
+                        "' is a VXLAN-over-UDP port; this switchd supports raw-socket ports only so far");
+                }
+                opened.add(new SwitchPort(port.name(), PacketPort.open(port.interfaceName()),
+                    queue(port, overrides), pacer(port, overrides)));
+            }
+            final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
+            final Forwarder forwarder = new Forwarder(
+                ports, table(topology, switchName, portSpecs), Multipath.SPRAY == spec.multipath(), clock);
+            return new SwitchDaemon(switchName, ports, forwarder);
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            for (final SwitchPort port : opened)
+            {
+                port.io().close();
+            }
+            throw ex;
+        }
+    }
+
+    private static QueueDiscipline queue(final PortSpec port, final Overrides overrides)
+    {
+        final DisciplineKind kind = DisciplineKind.byName(
+            null != overrides.discipline() ? overrides.discipline() : port.discipline());
+        final long bufferLength = overrides.bufferLength() >= 0 ? overrides.bufferLength() :
+            0 != port.bufferLength() ? port.bufferLength() : kind.defaultCapacityLength();
+        return kind.newQueue(bufferLength, QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH);
+    }
+
+    private static EgressPacer pacer(final PortSpec port, final Overrides overrides)
+    {
+        final long rate = overrides.rateBitsPerSec() >= 0 ? overrides.rateBitsPerSec() : port.rateBitsPerSec();
+        return 0 == rate ? null : new EgressPacer(rate);
+    }
+
+    private static ForwardingTable table(
+        final Topology topology, final String switchName, final List<PortSpec> portSpecs)
+    {
+        final ForwardingTable table = new ForwardingTable();
+        for (final Map.Entry<String, List<String>> route : Routes.compute(topology, switchName).entrySet())
+        {
+            final HostSpec host = topology.host(route.getKey());
+            final int[] indices = new int[route.getValue().size()];
+            for (int i = 0; i < indices.length; i++)
+            {
+                indices[i] = indexOf(portSpecs, route.getValue().get(i));
+            }
+            table.addHost(host.ip(), host.mac(), indices);
+        }
+        return table;
+    }
+
+    private static int indexOf(final List<PortSpec> ports, final String portName)
+    {
+        for (int i = 0; i < ports.size(); i++)
+        {
+            if (ports.get(i).name().equals(portName))
+            {
+                return i;
+            }
+        }
+        throw new IllegalStateException("route through unknown port " + portName);
+    }
+
+    /**
+     * The switch's name.
+     *
+     * @return the name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * The data-path agent.
+     *
+     * @return the forwarder.
+     */
+    public Forwarder forwarder()
+    {
+        return forwarder;
+    }
+
+    /**
+     * A port by its position in the topology.
+     *
+     * @param index from 0.
+     * @return the port.
+     */
+    public SwitchPort port(final int index)
+    {
+        return ports[index];
+    }
+
+    /**
+     * Number of ports.
+     *
+     * @return the count.
+     */
+    public int portCount()
+    {
+        return ports.length;
+    }
+
+    /**
+     * Close every port's sockets. Call after the forwarder has stopped.
+     */
+    public void close()
+    {
+        for (final SwitchPort port : ports)
+        {
+            port.io().close();
+        }
+    }
+}
