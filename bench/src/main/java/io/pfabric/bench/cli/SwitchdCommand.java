@@ -1,0 +1,129 @@
+package io.pfabric.bench.cli;
+
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyException;
+import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.switchd.PortCounter;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.switchd.SwitchPort;
+import io.pfabric.switchd.queue.DisciplineKind;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.SystemNanoClock;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric switchd}: run one switch of a topology on raw-socket ports until SIGTERM or Ctrl-C.
+ */
+@Command(
+    name = "switchd",
+    mixinStandardHelpOptions = true,
+    header = "Run one switch of a topology on raw-socket ports.",
+    description = "Opens a raw-socket port on each interface the topology gives the switch, with its queue " +
+        "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
+        "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
+        "Needs root or CAP_NET_RAW. VXLAN-over-UDP ports are not supported yet.")
+public final class SwitchdCommand implements Callable<Integer>
+{
+    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "Topology file (YAML or JSON).")
+    Path topologyFile;
+
+    @Option(names = "--name", required = true, paramLabel = "SWITCH", description = "Which switch of the topology.")
+    String switchName;
+
+    @Option(names = "--rate", paramLabel = "RATE", description = "Line rate of every port, e.g. 100m, 1g, 10g; 0 = unpaced.")
+    String rate;
+
+    @Option(names = "--discipline", paramLabel = "NAME", description = "pfabric, droptail, ecn or strict for every port.")
+    String discipline;
+
+    @Option(names = "--buffer", paramLabel = "BYTES", description = "Buffer of every port in bytes.")
+    Long bufferLength;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
+    String namespace;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws Exception
+    {
+        final PrintStream err = System.err;
+        final Topology topology;
+        try
+        {
+            topology = TopologyParser.parse(topologyFile);
+        }
+        catch (final TopologyException ex)
+        {
+            err.println("pfabric switchd: " + ex.getMessage());
+            return 2;
+        }
+        if (null != discipline)
+        {
+            DisciplineKind.byName(discipline);
+        }
+        if (null != bufferLength && bufferLength < 1514)
+        {
+            throw new IllegalArgumentException("--buffer must be at least 1514 bytes, not " + bufferLength);
+        }
+        final SwitchDaemon.Overrides overrides = new SwitchDaemon.Overrides(
+            null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength);
+
+        final SwitchDaemon daemon;
+        try
+        {
+            if (null != namespace)
+            {
+                NetworkNamespace.enterOnCurrentThread(namespace);
+            }
+            daemon = SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
+        }
+        catch (final PacketSocketException ex)
+        {
+            err.println("pfabric switchd: " + ex.getMessage());
+            return 1;
+        }
+
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
+                error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
+            AgentRunner.startOnThread(runner);
+            err.printf(Locale.ROOT, "pfabric switchd %s: forwarding on %d ports; SIGTERM or Ctrl-C stops it%n",
+                daemon.name(), daemon.portCount());
+            for (int i = 0; i < daemon.portCount(); i++)
+            {
+                final SwitchPort port = daemon.port(i);
+                err.printf(Locale.ROOT, "  %s on %s: %s, %,d B buffer, %s%n", port.name(), port.io().interfaceName(),
+                    port.queue().name(), port.queue().capacityLength(),
+                    null == port.pacer() ? "unpaced" : "rate " + Rates.format(port.pacer().rateBitsPerSec()));
+            }
+            barrier.await();
+            runner.close();
+            for (int i = 0; i < daemon.portCount(); i++)
+            {
+                final SwitchPort port = daemon.port(i);
+                err.printf(Locale.ROOT, "  %s: received %d, sent %d, queue drops %d, malformed %d, no route %d%n",
+                    port.name(), port.counters().get(PortCounter.RECEIVED_FRAMES),
+                    port.counters().get(PortCounter.TRANSMITTED_FRAMES), port.queue().counters().droppedPackets(),
+                    port.counters().get(PortCounter.DROPPED_MALFORMED),
+                    port.counters().get(PortCounter.DROPPED_NO_ROUTE));
+            }
+            daemon.close();
+            err.printf("pfabric switchd %s: stopped%n", daemon.name());
+            err.flush();
+        }
+        return 0;
+    }
+}
