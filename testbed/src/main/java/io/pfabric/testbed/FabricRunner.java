@@ -1,0 +1,99 @@
+package io.pfabric.testbed;
+
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.switchd.SwitchDaemon;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Every switch of a {@link NetnsFabric} in this process: each {@link SwitchDaemon} opens its ports in its own
+ * namespace, and all their forwarders share one thread, which on a small machine keeps them from starving each other.
+ */
+public final class FabricRunner implements AutoCloseable
+{
+    private final Map<String, SwitchDaemon> daemons;
+    private final AgentRunner runner;
+
+    private FabricRunner(final Map<String, SwitchDaemon> daemons, final AgentRunner runner)
+    {
+        this.daemons = daemons;
+        this.runner = runner;
+    }
+
+    /**
+     * Open every switch and start forwarding.
+     *
+     * @param fabric    the namespaces and links.
+     * @param overrides applied to every port of every switch.
+     * @return the running switches.
+     * @throws PacketSocketException if a port cannot be opened.
+     */
+    public static FabricRunner start(final NetnsFabric fabric, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException
+    {
+        final Map<String, SwitchDaemon> daemons = new LinkedHashMap<>();
+        try
+        {
+            CompletableFuture.runAsync(() ->
+            {
+                for (final SwitchSpec sw : fabric.topology().switches())
+                {
+                    try
+                    {
+                        NetworkNamespace.enterOnCurrentThread(fabric.namespace(sw.name()));
+                        daemons.put(sw.name(),
+                            SwitchDaemon.open(fabric.topology(), sw.name(), overrides, new SystemNanoClock()));
+                    }
+                    catch (final PacketSocketException ex)
+                    {
+                        throw new CompletionException(ex);
+                    }
+                }
+            }, runnable -> new Thread(runnable, "pfabric-open").start()).join();
+        }
+        catch (final CompletionException ex)
+        {
+            daemons.values().forEach(SwitchDaemon::close);
+            if (ex.getCause() instanceof PacketSocketException cause)
+            {
+                throw cause;
+            }
+            throw ex;
+        }
+        final Agent[] agents = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Agent[]::new);
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 50_000),
+            Throwable::printStackTrace, null, new CompositeAgent(agents));
+        AgentRunner.startOnThread(runner);
+        return new FabricRunner(daemons, runner);
+    }
+
+    /**
+     * A running switch.
+     *
+     * @param name of the switch in the topology.
+     * @return the switch.
+     */
+    public SwitchDaemon daemon(final String name)
+    {
+        return daemons.get(name);
+    }
+
+    /**
+     * Stop forwarding and close every port.
+     */
+    public void close()
+    {
+        runner.close();
+        daemons.values().forEach(SwitchDaemon::close);
+    }
+}

@@ -1,0 +1,212 @@
+package io.pfabric.testbed;
+
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.LinkSpec;
+import io.pfabric.common.topology.PortSpec;
+import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.common.topology.Topology;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A topology made real in network namespaces: one namespace per switch and per host, all named
+ * {@code <prefix>-<name>}; a veth pair per host attachment (the switch end named as the topology's port interface, the
+ * host end {@code eth0} with the host's MAC and address, offloads off) and per switch-to-switch link. IPv6 is off
+ * everywhere so that the kernel sends nothing of its own. {@link #close()} and {@link #removeLeftovers(String)}
+ * delete every namespace of the prefix, which deletes their links.
+ */
+public final class NetnsFabric implements AutoCloseable
+{
+    private final Topology topology;
+    private final String prefix;
+    private final List<String> created = new ArrayList<>();
+
+    private NetnsFabric(final Topology topology, final String prefix)
+    {
+        this.topology = topology;
+        this.prefix = prefix;
+    }
+
+    /**
+     * Build the namespaces and links of a topology.
+     *
+     * @param topology the fabric.
+     * @param prefix   of every namespace name, letters, digits and dashes.
+     * @return the fabric.
+     * @throws IOException if a command fails; whatever was made is removed.
+     */
+    public static NetnsFabric build(final Topology topology, final String prefix) throws IOException
+    {
+        if (!prefix.matches("[A-Za-z0-9-]{1,20}"))
+        {
+            throw new IllegalArgumentException("namespace prefix must be 1-20 letters, digits or dashes: " + prefix);
+        }
+        final NetnsFabric fabric = new NetnsFabric(topology, prefix);
+        try
+        {
+            fabric.create();
+            return fabric;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            fabric.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * The namespace of a switch or host.
+     *
+     * @param name of the switch or host in the topology.
+     * @return the namespace name.
+     */
+    public String namespace(final String name)
+    {
+        return prefix + "-" + name;
+    }
+
+    /**
+     * The topology.
+     *
+     * @return the topology.
+     */
+    public Topology topology()
+    {
+        return topology;
+    }
+
+    private void create() throws IOException
+    {
+        for (final SwitchSpec sw : topology.switches())
+        {
+            addNamespace(sw.name());
+        }
+        for (final HostSpec host : topology.hosts())
+        {
+            addNamespace(host.name());
+            final String switchNamespace = namespace(host.switchName());
+            final String hostNamespace = namespace(host.name());
+            final String interfaceName = topology.switchNamed(host.switchName()).port(host.portName()).interfaceName();
+            run("ip", "-n", switchNamespace, "link", "add", interfaceName, "type", "veth", "peer", "name", "eth0",
+                "netns", hostNamespace);
+            run("ip", "-n", hostNamespace, "link", "set", "eth0", "address", host.macText());
+            run("ip", "-n", hostNamespace, "addr", "add", host.ipText() + "/8", "dev", "eth0");
+            run("ip", "netns", "exec", hostNamespace, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off",
+                "tso", "off", "gso", "off", "gro", "off");
+            run("ip", "-n", hostNamespace, "link", "set", "eth0", "up");
+            switchSide(switchNamespace, interfaceName);
+        }
+        for (final LinkSpec link : topology.links())
+        {
+            final PortSpec a = topology.switchNamed(link.a().switchName()).port(link.a().portName());
+            final PortSpec b = topology.switchNamed(link.b().switchName()).port(link.b().portName());
+            final String aNamespace = namespace(link.a().switchName());
+            final String bNamespace = namespace(link.b().switchName());
+            run("ip", "-n", aNamespace, "link", "add", a.interfaceName(), "type", "veth", "peer", "name",
+                b.interfaceName(), "netns", bNamespace);
+            switchSide(aNamespace, a.interfaceName());
+            switchSide(bNamespace, b.interfaceName());
+        }
+    }
+
+    private void addNamespace(final String name) throws IOException
+    {
+        final String namespace = namespace(name);
+        run("ip", "netns", "add", namespace);
+        created.add(namespace);
+        run("ip", "netns", "exec", namespace, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+            "net.ipv6.conf.default.disable_ipv6=1");
+        run("ip", "-n", namespace, "link", "set", "lo", "up");
+    }
+
+    private static void switchSide(final String namespace, final String interfaceName) throws IOException
+    {
+        run("ip", "netns", "exec", namespace, "ethtool", "-K", interfaceName, "gro", "off");
+        run("ip", "-n", namespace, "link", "set", interfaceName, "up");
+    }
+
+    /**
+     * Run a command to completion.
+     *
+     * @param command and its arguments.
+     * @return its output.
+     * @throws IOException if it cannot start, takes over a minute, or exits non-zero (the message has its output).
+     */
+    public static String run(final String... command) throws IOException
+    {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try
+        {
+            final byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(60, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly();
+                throw new IOException(String.join(" ", command) + ": timed out");
+            }
+            final String text = new String(output, StandardCharsets.UTF_8);
+            if (0 != process.exitValue())
+            {
+                throw new IOException(String.join(" ", command) + ": exit " + process.exitValue() + ": " + text.trim());
+            }
+            return text;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IOException(String.join(" ", command) + ": interrupted", ex);
+        }
+    }
+
+    /**
+     * Delete every namespace whose name starts with {@code prefix-}, whoever made it: what a crashed run left.
+     *
+     * @param prefix of the namespaces.
+     * @return the namespaces deleted.
+     * @throws IOException if listing or deleting fails.
+     */
+    public static List<String> removeLeftovers(final String prefix) throws IOException
+    {
+        final List<String> removed = new ArrayList<>();
+        for (final String line : run("ip", "netns", "list").split("\n"))
+        {
+            final String name = line.trim().split(" ")[0];
+            if (name.startsWith(prefix + "-"))
+            {
+                run("ip", "netns", "del", name);
+                removed.add(name);
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * Delete the namespaces this fabric made.
+     *
+     * @throws IOException if one could not be deleted; the others are still deleted.
+     */
+    public void close() throws IOException
+    {
+        IOException failure = null;
+        for (final String namespace : created)
+        {
+            try
+            {
+                run("ip", "netns", "del", namespace);
+            }
+            catch (final IOException ex)
+            {
+                failure = ex;
+            }
+        }
+        created.clear();
+        if (null != failure)
+        {
+            throw failure;
+        }
+    }
+}

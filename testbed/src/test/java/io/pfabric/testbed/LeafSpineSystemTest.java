@@ -1,0 +1,130 @@
+package io.pfabric.testbed;
+
+import io.pfabric.common.topology.Topologies;
+import io.pfabric.switchd.PortCounter;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.switchd.SwitchPort;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Kernel traffic across a 2-leaf, 2-host-per-leaf, 2-spine fabric of switches in namespaces: it crosses two switches
+ * and is sprayed over both uplinks.
+ */
+@Timeout(180)
+class LeafSpineSystemTest
+{
+    private NetnsFabric fabric;
+    private FabricRunner switches;
+
+    @BeforeEach
+    void buildFabric() throws Exception
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
+        final String prefix = "pfl" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        fabric = NetnsFabric.build(Topologies.leafSpine(2, 2, 2, "", 100_000_000L, "pfabric"), prefix);
+        switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        try
+        {
+            if (null != switches)
+            {
+                switches.close();
+            }
+        }
+        finally
+        {
+            if (null != fabric)
+            {
+                fabric.close();
+            }
+        }
+    }
+
+    private String exec(final String host, final String... command) throws Exception
+    {
+        final String[] full = new String[command.length + 4];
+        full[0] = "ip";
+        full[1] = "netns";
+        full[2] = "exec";
+        full[3] = fabric.namespace(host);
+        System.arraycopy(command, 0, full, 4, command.length);
+        return NetnsFabric.run(full);
+    }
+
+    private long transmitted(final String switchName, final String portName)
+    {
+        final SwitchDaemon daemon = switches.daemon(switchName);
+        for (int i = 0; i < daemon.portCount(); i++)
+        {
+            final SwitchPort port = daemon.port(i);
+            if (port.name().equals(portName))
+            {
+                return port.counters().get(PortCounter.TRANSMITTED_FRAMES);
+            }
+        }
+        throw new IllegalArgumentException(portName);
+    }
+
+    @Test
+    void pingAndTcpCrossTheSpineOverBothUplinks() throws Exception
+    {
+        final String remote = fabric.topology().host("h4").ipText();
+        final String ping = exec("h1", "ping", "-c", "5", "-i", "0.2", "-W", "2", remote);
+        assertTrue(ping.contains("5 received"), ping);
+
+        final String server = "import socket,hashlib\n" +
+            "s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n" +
+            "s.bind(('" + remote + "', 5001)); s.listen(1); s.settimeout(60)\n" +
+            "c,_=s.accept(); h=hashlib.sha256(); n=0\n" +
+            "while True:\n" +
+            "  b=c.recv(65536)\n" +
+            "  if not b: break\n" +
+            "  h.update(b); n+=len(b)\n" +
+            "print(n, h.hexdigest())\n";
+        final String client = "import socket,hashlib,random,time\n" +
+            "random.seed(11); data=bytes(random.getrandbits(8) for _ in range(1000000))\n" +
+            "c=None\n" +
+            "for i in range(100):\n" +
+            "  try:\n" +
+            "    c=socket.create_connection(('" + remote + "', 5001), timeout=60); break\n" +
+            "  except OSError as e: error=e; time.sleep(0.1)\n" +
+            "if c is None: raise SystemExit('could not connect: %s' % error)\n" +
+            "c.sendall(data); c.close()\n" +
+            "print(len(data), hashlib.sha256(data).hexdigest())\n";
+        final Thread[] holder = new Thread[1];
+        final CompletableFuture<String> received = new CompletableFuture<>();
+        holder[0] = new Thread(() ->
+        {
+            try
+            {
+                received.complete(exec("h4", "/usr/bin/python3", "-c", server).trim());
+            }
+            catch (final Exception ex)
+            {
+                received.completeExceptionally(ex);
+            }
+        });
+        holder[0].start();
+        final String sent = exec("h1", "/usr/bin/python3", "-c", client).trim();
+        assertEquals(sent, received.get(90, TimeUnit.SECONDS));
+        assertTrue(sent.startsWith("1000000 "), sent);
+
+        assertTrue(transmitted("l1", "u1") > 100, "uplink u1 of l1 carried traffic");
+        assertTrue(transmitted("l1", "u2") > 100, "uplink u2 of l1 carried traffic");
+    }
+}
