@@ -59,6 +59,18 @@ public final class NetnsFabric implements AutoCloseable
     }
 
     /**
+     * A fabric whose namespaces and links already exist (made by another process); closing it removes nothing.
+     *
+     * @param topology the fabric.
+     * @param prefix   of its namespace names.
+     * @return the fabric.
+     */
+    public static NetnsFabric existing(final Topology topology, final String prefix)
+    {
+        return new NetnsFabric(topology, prefix);
+    }
+
+    /**
      * The namespace of a switch or host.
      *
      * @param name of the switch or host in the topology.
