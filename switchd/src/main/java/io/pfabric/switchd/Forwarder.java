@@ -13,6 +13,7 @@ import io.pfabric.switchd.table.ForwardingTable;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -36,6 +37,13 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private static final int ARP_FRAME_LENGTH = EthernetFlyweight.HEADER_LENGTH + ArpFlyweight.HEADER_LENGTH;
     private static final long STATISTICS_INTERVAL_NS = 1_000_000_000L;
 
+    /**
+     * Most commands waiting for the forwarder at once.
+     */
+    public static final int COMMAND_QUEUE_CAPACITY = 64;
+
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands =
+        new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final SwitchPort[] ports;
     private final ForwardingTable table;
     private final boolean spray;
@@ -82,6 +90,12 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         final long nowNs = clock.nanoTime();
         int work = 0;
+        final Runnable command = commands.poll();
+        if (null != command)
+        {
+            command.run();
+            work++;
+        }
         for (int i = 0; i < ports.length; i++)
         {
             ingress = i;
@@ -119,6 +133,18 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             port.counters().add(PortCounter.DROPPED_OVERSIZE,
                 port.io().oversizeDrops() - port.counters().get(PortCounter.DROPPED_OVERSIZE));
         }
+    }
+
+    /**
+     * Hand the forwarder a command to run on its own thread, one per duty cycle: the way other threads change a
+     * port (its rate, say) without sharing mutable state with the data path.
+     *
+     * @param command to run.
+     * @return false if the queue is full.
+     */
+    public boolean offer(final Runnable command)
+    {
+        return commands.offer(command);
     }
 
     /**

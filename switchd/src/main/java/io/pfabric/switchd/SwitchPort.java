@@ -13,7 +13,7 @@ public final class SwitchPort
     private final String name;
     private final PacketPort io;
     private final QueueDiscipline queue;
-    private final EgressPacer pacer;
+    private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
 
     /**
@@ -70,6 +70,16 @@ public final class SwitchPort
     public EgressPacer pacer()
     {
         return pacer;
+    }
+
+    /**
+     * Replace the port's pacer. Forwarder thread only (see {@link Forwarder#offer(Runnable)}).
+     *
+     * @param pacer the new pacer, or null to send as fast as the interface takes frames.
+     */
+    public void pacer(final EgressPacer pacer)
+    {
+        this.pacer = pacer;
     }
 
     /**

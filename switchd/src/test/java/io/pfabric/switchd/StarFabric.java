@@ -86,6 +86,11 @@ final class StarFabric implements AutoCloseable
         return daemon.get().port(host - 1);
     }
 
+    SwitchDaemon daemon()
+    {
+        return daemon.get();
+    }
+
     Forwarder forwarder()
     {
         return daemon.get().forwarder();

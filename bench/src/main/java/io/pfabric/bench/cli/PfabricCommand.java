@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
     version = "pfabric 0.1.0",
     description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
     subcommands = {
-        DemoCommand.class, SwitchdCommand.class, TestbedCommand.class, BenchCommand.class, CommandLine.HelpCommand.class },
+        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, TestbedCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",
     footer = {
         "  test   Install what the tests need (Debian packages, as root) and run",

@@ -6,6 +6,7 @@ import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.switchd.AdminServer;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
@@ -17,6 +18,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -32,6 +34,7 @@ import java.util.concurrent.Callable;
     description = "Opens a raw-socket port on each interface the topology gives the switch, with its queue " +
         "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
         "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
+        "With --admin it serves Prometheus metrics, a ports report and run-time rate changes over HTTP. " +
         "Needs root or CAP_NET_RAW. VXLAN-over-UDP ports are not supported yet.")
 public final class SwitchdCommand implements Callable<Integer>
 {
@@ -52,6 +55,48 @@ public final class SwitchdCommand implements Callable<Integer>
 
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
     String namespace;
+
+    @Option(names = "--admin", paramLabel = "HOST:PORT",
+        description = "Serve /metrics (Prometheus), /ports and rate changes over HTTP here, e.g. 127.0.0.1:9464; " +
+            "see 'pfabric switchctl'.")
+    String adminAddress;
+
+    /**
+     * Open the switch's ports on a thread of their own that enters the namespace first, so that this thread, and the
+     * admin interface it serves, stay in the namespace the command was started in.
+     */
+    private SwitchDaemon openIn(final String namespace, final Topology topology, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException, InterruptedException
+    {
+        final SwitchDaemon[] opened = new SwitchDaemon[1];
+        final Exception[] failure = new Exception[1];
+        final Thread opener = new Thread(() ->
+        {
+            try
+            {
+                if (null != namespace)
+                {
+                    NetworkNamespace.enterOnCurrentThread(namespace);
+                }
+                opened[0] = SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
+            }
+            catch (final PacketSocketException | RuntimeException ex)
+            {
+                failure[0] = ex;
+            }
+        }, "pfabric-open");
+        opener.start();
+        opener.join();
+        if (failure[0] instanceof PacketSocketException ex)
+        {
+            throw ex;
+        }
+        if (failure[0] instanceof RuntimeException ex)
+        {
+            throw ex;
+        }
+        return opened[0];
+    }
 
     /**
      * {@inheritDoc}
@@ -83,11 +128,7 @@ public final class SwitchdCommand implements Callable<Integer>
         final SwitchDaemon daemon;
         try
         {
-            if (null != namespace)
-            {
-                NetworkNamespace.enterOnCurrentThread(namespace);
-            }
-            daemon = SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
+            daemon = openIn(namespace, topology, overrides);
         }
         catch (final PacketSocketException ex)
         {
@@ -95,6 +136,17 @@ public final class SwitchdCommand implements Callable<Integer>
             return 1;
         }
 
+        final AdminServer admin;
+        try
+        {
+            admin = null == adminAddress ? null : AdminServer.start(daemon, SwitchctlCommand.address(adminAddress));
+        }
+        catch (final IOException ex)
+        {
+            daemon.close();
+            err.println("pfabric switchd: cannot serve the admin interface on " + adminAddress + ": " + ex.getMessage());
+            return 1;
+        }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
             final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
@@ -109,7 +161,15 @@ public final class SwitchdCommand implements Callable<Integer>
                     port.queue().name(), port.queue().capacityLength(),
                     null == port.pacer() ? "unpaced" : "rate " + Rates.format(port.pacer().rateBitsPerSec()));
             }
+            if (null != admin)
+            {
+                err.println("  admin interface: http://" + adminAddress + "/ports and /metrics");
+            }
             barrier.await();
+            if (null != admin)
+            {
+                admin.close();
+            }
             runner.close();
             for (int i = 0; i < daemon.portCount(); i++)
             {

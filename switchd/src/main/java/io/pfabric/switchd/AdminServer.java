@@ -1,0 +1,187 @@
+package io.pfabric.switchd;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.switchd.egress.EgressPacer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A switch's admin interface over HTTP: {@code GET /metrics} (Prometheus text), {@code GET /ports} (one line per
+ * port: queue occupancy and counters) and {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
+ * unpaced), applied by the forwarder on its own thread.
+ */
+public final class AdminServer implements AutoCloseable
+{
+    private final SwitchDaemon daemon;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
+    {
+        final Thread thread = new Thread(runnable, "pfabric-admin");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private AdminServer(final SwitchDaemon daemon, final HttpServer server)
+    {
+        this.daemon = daemon;
+        this.server = server;
+        SwitchMetrics.bind(daemon, registry);
+        server.createContext("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
+        server.createContext("/ports", this::onPorts);
+        server.setExecutor(executor);
+    }
+
+    /**
+     * Serve a switch's admin interface.
+     *
+     * @param daemon  the switch.
+     * @param address to listen on; port 0 picks a free one.
+     * @return the running server.
+     * @throws IOException if the address cannot be bound.
+     */
+    public static AdminServer start(final SwitchDaemon daemon, final InetSocketAddress address) throws IOException
+    {
+        final AdminServer admin = new AdminServer(daemon, HttpServer.create(address, 16));
+        admin.server.start();
+        return admin;
+    }
+
+    /**
+     * Where the server listens.
+     *
+     * @return the bound address.
+     */
+    public InetSocketAddress address()
+    {
+        return server.getAddress();
+    }
+
+    private void onPorts(final HttpExchange exchange) throws IOException
+    {
+        final String[] path = exchange.getRequestURI().getPath().split("/");
+        if ("GET".equals(exchange.getRequestMethod()) && path.length <= 2)
+        {
+            respond(exchange, 200, portsReport());
+        }
+        else if ("POST".equals(exchange.getRequestMethod()) && 4 == path.length && "rate".equals(path[3]))
+        {
+            onRate(exchange, path[2]);
+        }
+        else
+        {
+            respond(exchange, 404, "try GET /ports, GET /metrics or POST /ports/NAME/rate?value=1g\n");
+        }
+    }
+
+    private void onRate(final HttpExchange exchange, final String portName) throws IOException
+    {
+        final SwitchPort port = port(portName);
+        final String query = exchange.getRequestURI().getQuery();
+        if (null == port)
+        {
+            respond(exchange, 404, "no port named '" + portName + "'\n");
+            return;
+        }
+        if (null == query || !query.startsWith("value="))
+        {
+            respond(exchange, 400, "give the rate as ?value=RATE, e.g. ?value=1g or ?value=0 for unpaced\n");
+            return;
+        }
+        final long rateBitsPerSec;
+        try
+        {
+            rateBitsPerSec = Rates.parseBitsPerSec(query.substring("value=".length()));
+        }
+        catch (final RuntimeException ex)
+        {
+            respond(exchange, 400, ex.getMessage() + "\n");
+            return;
+        }
+        final boolean accepted = daemon.forwarder().offer(() ->
+        {
+            if (0 == rateBitsPerSec)
+            {
+                port.pacer(null);
+            }
+            else if (null == port.pacer())
+            {
+                port.pacer(new EgressPacer(rateBitsPerSec));
+            }
+            else
+            {
+                port.pacer().rate(rateBitsPerSec);
+            }
+        });
+        if (accepted)
+        {
+            respond(exchange, 202, "rate of " + portName + " set to " + Rates.format(rateBitsPerSec) + "\n");
+        }
+        else
+        {
+            respond(exchange, 503, "the forwarder's command queue is full; try again\n");
+        }
+    }
+
+    private SwitchPort port(final String name)
+    {
+        for (int i = 0; i < daemon.portCount(); i++)
+        {
+            if (daemon.port(i).name().equals(name))
+            {
+                return daemon.port(i);
+            }
+        }
+        return null;
+    }
+
+    private String portsReport()
+    {
+        final StringBuilder out = new StringBuilder();
+        for (int i = 0; i < daemon.portCount(); i++)
+        {
+            final SwitchPort port = daemon.port(i);
+            final EgressPacer pacer = port.pacer();
+            out.append(String.format(Locale.ROOT,
+                "%s interface=%s discipline=%s rate=%s queue_bytes=%d queue_frames=%d received=%d sent=%d " +
+                "queue_drops=%d malformed=%d no_route=%d%n",
+                port.name(), port.io().interfaceName(), port.queue().name(),
+                null == pacer ? "unpaced" : Rates.format(pacer.rateBitsPerSec()), port.queue().byteCount(),
+                port.queue().packetCount(), port.counters().get(PortCounter.RECEIVED_FRAMES),
+                port.counters().get(PortCounter.TRANSMITTED_FRAMES), port.queue().counters().droppedPackets(),
+                port.counters().get(PortCounter.DROPPED_MALFORMED), port.counters().get(PortCounter.DROPPED_NO_ROUTE)));
+        }
+        return out.toString();
+    }
+
+    private static void respond(final HttpExchange exchange, final int status, final String body) throws IOException
+    {
+        final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody())
+        {
+            out.write(bytes);
+        }
+    }
+
+    /**
+     * Stop serving.
+     */
+    public void close()
+    {
+        server.stop(0);
+        executor.shutdownNow();
+        registry.close();
+    }
+}

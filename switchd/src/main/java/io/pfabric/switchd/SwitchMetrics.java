@@ -1,0 +1,63 @@
+package io.pfabric.switchd;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.pfabric.switchd.queue.QueueCounter;
+import io.pfabric.switchd.queue.QueueDiscipline;
+
+import java.util.Locale;
+
+/**
+ * Mirrors a switch's counters into Micrometer on the cold side: every meter reads the data path's counters when it is
+ * scraped; the data path never calls Micrometer.
+ */
+public final class SwitchMetrics
+{
+    private SwitchMetrics()
+    {
+    }
+
+    /**
+     * Register every port's counters, queue counters and queue occupancy, tagged with switch and port.
+     *
+     * @param daemon   the switch.
+     * @param registry to register with.
+     */
+    public static void bind(final SwitchDaemon daemon, final MeterRegistry registry)
+    {
+        for (int i = 0; i < daemon.portCount(); i++)
+        {
+            final SwitchPort port = daemon.port(i);
+            final Tags tags = Tags.of("switch", daemon.name(), "port", port.name());
+            for (final PortCounter counter : PortCounter.values())
+            {
+                FunctionCounter.builder("pfabric.port." + meterName(counter), port, p -> p.counters().get(counter))
+                    .tags(tags).register(registry);
+            }
+            final QueueDiscipline queue = port.queue();
+            for (final QueueCounter counter : QueueCounter.values())
+            {
+                final String name = "pfabric.queue." + meterName(counter);
+                if (QueueCounter.HIGH_WATER_BYTES == counter || QueueCounter.HIGH_WATER_PACKETS == counter)
+                {
+                    Gauge.builder(name, queue, q -> q.counters().get(counter)).tags(tags).register(registry);
+                }
+                else
+                {
+                    FunctionCounter.builder(name, queue, q -> q.counters().get(counter)).tags(tags).register(registry);
+                }
+            }
+            Gauge.builder("pfabric.queue.occupancy.bytes", queue, QueueDiscipline::byteCount)
+                .tags(tags).register(registry);
+            Gauge.builder("pfabric.queue.occupancy.frames", queue, QueueDiscipline::packetCount)
+                .tags(tags).register(registry);
+        }
+    }
+
+    private static String meterName(final Enum<?> counter)
+    {
+        return counter.name().toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+}

@@ -1,0 +1,83 @@
+package io.pfabric.switchd;
+
+import io.pfabric.switchd.queue.DisciplineKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The admin interface of a running switch, on loopback: Prometheus metrics that follow the traffic, the ports report,
+ * and a rate change applied by the forwarder.
+ */
+@Timeout(120)
+class AdminServerSystemTest
+{
+    private StarFabric fabric;
+    private AdminServer admin;
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        if (null != admin)
+        {
+            admin.close();
+        }
+        if (null != fabric)
+        {
+            fabric.close();
+        }
+    }
+
+    private HttpResponse<String> request(final String method, final String path) throws Exception
+    {
+        final URI uri = URI.create("http://127.0.0.1:" + admin.address().getPort() + path);
+        return client.send(HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void servesMetricsAndThePortsReportAndChangesARateAtRunTime() throws Exception
+    {
+        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
+        fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC);
+        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("127.0.0.1", 0));
+        Namespaces.exec(fabric.host(1), "ping", "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.2");
+
+        final String metrics = request("GET", "/metrics").body();
+        final Matcher received = Pattern.compile(
+            "pfabric_port_received_frames_total\\{port=\"p1\",switch=\"s1\"} ([0-9.E]+)").matcher(metrics);
+        assertTrue(received.find(), metrics);
+        assertTrue(Double.parseDouble(received.group(1)) >= 3, received.group());
+        assertTrue(metrics.contains("pfabric_queue_occupancy_bytes{port=\"p2\",switch=\"s1\"}"), metrics);
+
+        final String ports = request("GET", "/ports").body();
+        assertTrue(ports.contains("p1 interface=s1-p1 discipline=pfabric rate=100m"), ports);
+
+        final HttpResponse<String> changed = request("POST", "/ports/p2/rate?value=1g");
+        assertEquals(202, changed.statusCode(), changed.body());
+        final long deadlineNs = System.nanoTime() + 5_000_000_000L;
+        while (1_000_000_000L != fabric.port(2).pacer().rateBitsPerSec() && System.nanoTime() - deadlineNs < 0)
+        {
+            Thread.sleep(10);
+        }
+        assertEquals(1_000_000_000L, fabric.port(2).pacer().rateBitsPerSec());
+        assertTrue(request("GET", "/ports").body().contains("p2 interface=s1-p2 discipline=pfabric rate=1g"));
+
+        assertEquals(404, request("POST", "/ports/p9/rate?value=1g").statusCode());
+        assertEquals(400, request("POST", "/ports/p1/rate?value=fast").statusCode());
+        assertEquals(400, request("POST", "/ports/p1/rate").statusCode());
+    }
+}
