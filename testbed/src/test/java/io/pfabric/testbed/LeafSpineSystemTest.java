@@ -1,14 +1,18 @@
 package io.pfabric.testbed;
 
+import io.pfabric.common.topology.Multipath;
+import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topologies;
+import io.pfabric.common.topology.Topology;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Kernel traffic across a 2-leaf, 2-host-per-leaf, 2-spine fabric of switches in namespaces: it crosses two switches
- * and is sprayed over both uplinks.
+ * and is sprayed over both uplinks, or, with ECMP, a flow keeps to one.
  */
 @Timeout(180)
 class LeafSpineSystemTest
@@ -27,12 +31,17 @@ class LeafSpineSystemTest
     private NetnsFabric fabric;
     private FabricRunner switches;
 
-    @BeforeEach
-    void buildFabric() throws Exception
+    private void buildFabric(final Multipath multipath) throws Exception
     {
         assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final String prefix = "pfl" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
-        fabric = NetnsFabric.build(Topologies.leafSpine(2, 2, 2, "", 100_000_000L, "pfabric"), prefix);
+        final Topology sprayed = Topologies.leafSpine(2, 2, 2, "", 100_000_000L, "pfabric");
+        final List<SwitchSpec> switchSpecs = new ArrayList<>();
+        for (final SwitchSpec sw : sprayed.switches())
+        {
+            switchSpecs.add(new SwitchSpec(sw.name(), multipath, sw.ports()));
+        }
+        fabric = NetnsFabric.build(new Topology(sprayed.hosts(), switchSpecs, sprayed.links()), prefix);
         switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
     }
 
@@ -81,12 +90,33 @@ class LeafSpineSystemTest
     }
 
     @Test
-    void pingAndTcpCrossTheSpineOverBothUplinks() throws Exception
+    void pingAndTcpCrossTheSpineSprayedOverBothUplinks() throws Exception
     {
+        buildFabric(Multipath.SPRAY);
         final String remote = fabric.topology().host("h4").ipText();
         final String ping = exec("h1", "ping", "-c", "5", "-i", "0.2", "-W", "2", remote);
         assertTrue(ping.contains("5 received"), ping);
+        transferOneMegabyte(remote);
 
+        assertTrue(transmitted("l1", "u1") > 100, "uplink u1 of l1 carried traffic");
+        assertTrue(transmitted("l1", "u2") > 100, "uplink u2 of l1 carried traffic");
+    }
+
+    @Test
+    void ecmpKeepsATcpFlowOnOneUplink() throws Exception
+    {
+        buildFabric(Multipath.ECMP);
+        final String remote = fabric.topology().host("h4").ipText();
+        transferOneMegabyte(remote);
+
+        final long u1 = transmitted("l1", "u1");
+        final long u2 = transmitted("l1", "u2");
+        assertTrue(Math.max(u1, u2) > 600, "the flow's data crossed one uplink: u1=" + u1 + " u2=" + u2);
+        assertTrue(Math.min(u1, u2) < 10, "and not the other (ARP aside): u1=" + u1 + " u2=" + u2);
+    }
+
+    private void transferOneMegabyte(final String remote) throws Exception
+    {
         final String server = "import socket,hashlib\n" +
             "s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n" +
             "s.bind(('" + remote + "', 5001)); s.listen(1); s.settimeout(60)\n" +
@@ -123,8 +153,5 @@ class LeafSpineSystemTest
         final String sent = exec("h1", "/usr/bin/python3", "-c", client).trim();
         assertEquals(sent, received.get(90, TimeUnit.SECONDS));
         assertTrue(sent.startsWith("1000000 "), sent);
-
-        assertTrue(transmitted("l1", "u1") > 100, "uplink u1 of l1 carried traffic");
-        assertTrue(transmitted("l1", "u2") > 100, "uplink u2 of l1 carried traffic");
     }
 }
