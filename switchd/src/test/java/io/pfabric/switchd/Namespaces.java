@@ -1,11 +1,11 @@
 package io.pfabric.switchd;
 
+import io.pfabric.common.os.Commands;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Network namespaces a test creates under a unique prefix and deletes on {@link #close()}, with helpers to run
@@ -21,7 +21,7 @@ final class Namespaces implements AutoCloseable
         return "root".equals(System.getProperty("user.name"));
     }
 
-    String create(final String name) throws IOException, InterruptedException
+    String create(final String name) throws IOException
     {
         final String namespace = prefix + "-" + name;
         run("ip", "netns", "add", namespace);
@@ -32,32 +32,14 @@ final class Namespaces implements AutoCloseable
         return namespace;
     }
 
-    static String exec(final String namespace, final String... command) throws IOException, InterruptedException
+    static String exec(final String namespace, final String... command) throws IOException
     {
-        final String[] full = new String[command.length + 4];
-        full[0] = "ip";
-        full[1] = "netns";
-        full[2] = "exec";
-        full[3] = namespace;
-        System.arraycopy(command, 0, full, 4, command.length);
-        return run(full);
+        return Commands.inNamespace(namespace, command);
     }
 
-    static String run(final String... command) throws IOException, InterruptedException
+    static String run(final String... command) throws IOException
     {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final byte[] output = process.getInputStream().readAllBytes();
-        if (!process.waitFor(60, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            throw new IOException(String.join(" ", command) + " timed out");
-        }
-        final String text = new String(output, StandardCharsets.UTF_8);
-        if (0 != process.exitValue())
-        {
-            throw new IOException(String.join(" ", command) + " exited " + process.exitValue() + ": " + text);
-        }
-        return text;
+        return Commands.run(command);
     }
 
     public void close() throws IOException
@@ -72,11 +54,6 @@ final class Namespaces implements AutoCloseable
             catch (final IOException ex)
             {
                 failure = ex;
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                failure = new IOException("interrupted while deleting " + namespace, ex);
             }
         }
         created.clear();

@@ -1,5 +1,6 @@
 package io.pfabric.testbed;
 
+import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.LinkSpec;
 import io.pfabric.common.topology.PortSpec;
@@ -7,10 +8,8 @@ import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A topology made real in network namespaces: one namespace per switch and per host, all named
@@ -146,32 +145,11 @@ public final class NetnsFabric implements AutoCloseable
      *
      * @param command and its arguments.
      * @return its output.
-     * @throws IOException if it cannot start, takes over a minute, or exits non-zero (the message has its output).
+     * @throws IOException if it fails; see {@link Commands#run(String...)}.
      */
     public static String run(final String... command) throws IOException
     {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try
-        {
-            final byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(60, TimeUnit.SECONDS))
-            {
-                process.destroyForcibly();
-                throw new IOException(String.join(" ", command) + ": timed out");
-            }
-            final String text = new String(output, StandardCharsets.UTF_8);
-            if (0 != process.exitValue())
-            {
-                throw new IOException(String.join(" ", command) + ": exit " + process.exitValue() + ": " + text.trim());
-            }
-            return text;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-            throw new IOException(String.join(" ", command) + ": interrupted", ex);
-        }
+        return Commands.run(command);
     }
 
     /**
