@@ -44,22 +44,13 @@ final class Namespaces implements AutoCloseable
 
     public void close() throws IOException
     {
-        IOException failure = null;
-        for (final String namespace : created)
+        try
         {
-            try
-            {
-                run("ip", "netns", "del", namespace);
-            }
-            catch (final IOException ex)
-            {
-                failure = ex;
-            }
+            Commands.deleteNamespaces(created);
         }
-        created.clear();
-        if (null != failure)
+        finally
         {
-            throw failure;
+            created.clear();
         }
     }
 }

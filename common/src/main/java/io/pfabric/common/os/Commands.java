@@ -67,4 +67,30 @@ public final class Commands
         System.arraycopy(command, 0, full, 4, command.length);
         return run(full);
     }
+
+    /**
+     * Delete network namespaces, trying every one even when one fails.
+     *
+     * @param namespaces to delete.
+     * @throws IOException the last failure, if any.
+     */
+    public static void deleteNamespaces(final Iterable<String> namespaces) throws IOException
+    {
+        IOException failure = null;
+        for (final String namespace : namespaces)
+        {
+            try
+            {
+                run("ip", "netns", "del", namespace);
+            }
+            catch (final IOException ex)
+            {
+                failure = ex;
+            }
+        }
+        if (null != failure)
+        {
+            throw failure;
+        }
+    }
 }
