@@ -10,6 +10,7 @@ import io.pfabric.switchd.egress.EgressPacer;
 import io.pfabric.switchd.queue.FrameHandler;
 import io.pfabric.switchd.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
+import io.pfabric.switchd.table.MacTable;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -36,6 +37,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private static final long DEFAULT_IP_PRIORITY = QueueDiscipline.MAX_PRIORITY;
     private static final int ARP_FRAME_LENGTH = EthernetFlyweight.HEADER_LENGTH + ArpFlyweight.HEADER_LENGTH;
     private static final long STATISTICS_INTERVAL_NS = 1_000_000_000L;
+    private static final long MULTICAST_BIT = 0x0100_0000_0000L;
 
     /**
      * Most commands waiting for the forwarder at once.
@@ -46,6 +48,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final SwitchPort[] ports;
     private final ForwardingTable table;
+    private final MacTable macTable;
     private final boolean spray;
     private final NanoClock clock;
     private final FrameParser parser = new FrameParser();
@@ -69,8 +72,32 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      */
     public Forwarder(final SwitchPort[] ports, final ForwardingTable table, final boolean spray, final NanoClock clock)
     {
+        this(ports, table, null, spray, clock);
+    }
+
+    /**
+     * A forwarder in the single-switch learning mode: destinations are found by the source MAC addresses seen on each
+     * port; broadcast, multicast and unknown destinations are flooded to every other port.
+     *
+     * @param ports    the switch's ports.
+     * @param macTable learned addresses.
+     * @param clock    time source, read once per duty cycle.
+     */
+    public Forwarder(final SwitchPort[] ports, final MacTable macTable, final NanoClock clock)
+    {
+        this(ports, null, macTable, false, clock);
+    }
+
+    private Forwarder(
+        final SwitchPort[] ports,
+        final ForwardingTable table,
+        final MacTable macTable,
+        final boolean spray,
+        final NanoClock clock)
+    {
         this.ports = ports.clone();
         this.table = table;
+        this.macTable = macTable;
         this.spray = spray;
         this.clock = clock;
     }
@@ -164,6 +191,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void onPacket(final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final SwitchPort port = ports[ingress];
+        if (null != macTable)
+        {
+            learnAndSwitch(buffer, offset, length);
+            return;
+        }
         switch (parser.parse(buffer, offset, length))
         {
             case FrameKind.PFABRIC_IP, FrameKind.PFABRIC_UDP ->
@@ -215,6 +247,55 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             choice = egress[(int)((mixed >>> 33) % egress.length)];
         }
         ports[choice].queue().enqueue(buffer, offset, length, priority, flowId);
+    }
+
+    private void learnAndSwitch(final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        final int kind = parser.parse(buffer, offset, length);
+        final long priority;
+        final long flowId;
+        switch (kind)
+        {
+            case FrameKind.PFABRIC_IP, FrameKind.PFABRIC_UDP ->
+            {
+                priority = parser.priority();
+                flowId = parser.flowId();
+            }
+            case FrameKind.IPV4_OTHER ->
+            {
+                priority = DEFAULT_IP_PRIORITY;
+                flowId = parser.flowHash();
+            }
+            case FrameKind.MALFORMED ->
+            {
+                malformedByReason[parser.reason()]++;
+                ports[ingress].counters().add(PortCounter.DROPPED_MALFORMED, 1);
+                return;
+            }
+            default ->
+            {
+                priority = CONTROL_PRIORITY;
+                flowId = 0;
+            }
+        }
+        macTable.learn(EthernetFlyweight.readMac(buffer, offset + EthernetFlyweight.SOURCE_MAC_FIELD_OFFSET), ingress);
+        final long destination = EthernetFlyweight.readMac(buffer, offset);
+        final int egress = 0 != (destination & MULTICAST_BIT) ? MacTable.UNKNOWN : macTable.port(destination);
+        if (MacTable.UNKNOWN == egress)
+        {
+            for (int i = 0; i < ports.length; i++)
+            {
+                if (i != ingress)
+                {
+                    ports[i].queue().enqueue(buffer, offset, length, priority, flowId);
+                }
+            }
+            ports[ingress].counters().add(PortCounter.FLOODED_FRAMES, 1);
+        }
+        else if (egress != ingress)
+        {
+            ports[egress].queue().enqueue(buffer, offset, length, priority, flowId);
+        }
     }
 
     private void answerArp(final SwitchPort port, final MutableDirectBuffer buffer, final int offset)

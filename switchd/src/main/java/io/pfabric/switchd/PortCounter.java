@@ -22,5 +22,7 @@ public enum PortCounter
     /** Frames the receive ring dropped as longer than the port's maximum. */
     DROPPED_OVERSIZE,
     /** Frames the kernel dropped because the receive ring was full. */
-    DROPPED_RING_FULL
+    DROPPED_RING_FULL,
+    /** Learning mode: received frames flooded to every other port (broadcast, multicast, unknown destination). */
+    FLOODED_FRAMES
 }

@@ -12,6 +12,7 @@ import io.pfabric.switchd.egress.EgressPacer;
 import io.pfabric.switchd.queue.DisciplineKind;
 import io.pfabric.switchd.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
+import io.pfabric.switchd.table.MacTable;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.ArrayList;
@@ -39,6 +40,11 @@ public final class SwitchDaemon implements AutoCloseable
          */
         public static final Overrides NONE = new Overrides(-1, null, -1);
     }
+
+    /**
+     * Most MAC addresses a learning switch learns.
+     */
+    public static final int MAC_TABLE_CAPACITY = 4096;
 
     private final String name;
     private final SwitchPort[] ports;
@@ -89,6 +95,50 @@ public final class SwitchDaemon implements AutoCloseable
             final Forwarder forwarder = new Forwarder(
                 ports, table(topology, switchName, portSpecs), Multipath.SPRAY == spec.multipath(), clock);
             return new SwitchDaemon(switchName, ports, forwarder);
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            for (final SwitchPort port : opened)
+            {
+                port.io().close();
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * Build a single switch in the learning mode on the given interfaces, with no topology: it learns where each MAC
+     * address is and floods what it does not know. For ad-hoc use.
+     *
+     * @param name       the switch's name, for reports.
+     * @param interfaces one port per interface, named as the interface.
+     * @param overrides  rate (unpaced if not given), discipline (pfabric if not given) and buffer of every port.
+     * @param clock      time source for the forwarder.
+     * @return the switch, not yet running.
+     * @throws PacketSocketException if a port cannot be opened.
+     */
+    public static SwitchDaemon openLearning(
+        final String name, final List<String> interfaces, final Overrides overrides, final NanoClock clock)
+        throws PacketSocketException
+    {
+        if (interfaces.size() < 2)
+        {
+            throw new IllegalArgumentException("a learning switch needs at least two interfaces");
+        }
+        final List<SwitchPort> opened = new ArrayList<>();
+        try
+        {
+            for (final String interfaceName : interfaces)
+            {
+                final PortSpec port = PortSpec.ofInterface(
+                    interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
+                    null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
+                    (int)Math.max(overrides.bufferLength(), 0));
+                opened.add(new SwitchPort(interfaceName, PacketPort.open(interfaceName), queue(port, Overrides.NONE),
+                    pacer(port, Overrides.NONE)));
+            }
+            final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
+            return new SwitchDaemon(name, ports, new Forwarder(ports, new MacTable(MAC_TABLE_CAPACITY), clock));
         }
         catch (final PacketSocketException | RuntimeException ex)
         {

@@ -2,6 +2,7 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.switchd.queue.DisciplineKind;
@@ -10,6 +11,8 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +36,7 @@ final class StarFabric implements AutoCloseable
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicReference<SwitchDaemon> daemon = new AtomicReference<>();
     private final Topology topology;
+    private final boolean learning;
     private final String[] hosts;
     private final String switchNamespace;
     private CompletableFuture<Void> switchThread;
@@ -40,6 +44,16 @@ final class StarFabric implements AutoCloseable
 
     StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline) throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline, false);
+    }
+
+    /**
+     * The same fabric, with the switch in the topology-free learning mode when {@code learning} is true.
+     */
+    StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline, final boolean learning)
+        throws Exception
+    {
+        this.learning = learning;
         topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline.cliName());
         try
         {
@@ -59,6 +73,16 @@ final class StarFabric implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    private List<String> interfaces()
+    {
+        final List<String> names = new ArrayList<>();
+        for (final PortSpec port : topology.switchNamed("s1").ports())
+        {
+            names.add(port.interfaceName());
+        }
+        return names;
     }
 
     static String mac(final int host)
@@ -123,8 +147,11 @@ final class StarFabric implements AutoCloseable
             try
             {
                 NetworkNamespace.enterOnCurrentThread(switchNamespace);
-                try (SwitchDaemon switchDaemon = SwitchDaemon.open(
-                    topology, "s1", SwitchDaemon.Overrides.NONE, new SystemNanoClock()))
+                try (SwitchDaemon switchDaemon = learning ?
+                    SwitchDaemon.openLearning("s1", interfaces(), new SwitchDaemon.Overrides(
+                        topology.switchNamed("s1").ports().get(0).rateBitsPerSec(),
+                        topology.switchNamed("s1").ports().get(0).discipline(), -1), new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, "s1", SwitchDaemon.Overrides.NONE, new SystemNanoClock()))
                 {
                     forwarderThreadId = Thread.currentThread().threadId();
                     daemon.set(switchDaemon);

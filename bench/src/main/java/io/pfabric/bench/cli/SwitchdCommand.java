@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -34,15 +35,21 @@ import java.util.concurrent.Callable;
     description = "Opens a raw-socket port on each interface the topology gives the switch, with its queue " +
         "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
         "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
+        "With --interfaces instead of a topology it is a learning switch for ad-hoc use. " +
         "With --admin it serves Prometheus metrics, a ports report and run-time rate changes over HTTP. " +
         "Needs root or CAP_NET_RAW. VXLAN-over-UDP ports are not supported yet.")
 public final class SwitchdCommand implements Callable<Integer>
 {
-    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "Topology file (YAML or JSON).")
+    @Option(names = "--topology", paramLabel = "FILE", description = "Topology file (YAML or JSON).")
     Path topologyFile;
 
-    @Option(names = "--name", required = true, paramLabel = "SWITCH", description = "Which switch of the topology.")
+    @Option(names = "--name", paramLabel = "SWITCH", description = "Which switch of the topology.")
     String switchName;
+
+    @Option(names = "--interfaces", split = ",", paramLabel = "IF",
+        description = "Instead of a topology: a learning switch on these interfaces (comma-separated), which learns " +
+            "where each MAC address is and floods what it does not know.")
+    List<String> interfaces;
 
     @Option(names = "--rate", paramLabel = "RATE", description = "Line rate of every port, e.g. 100m, 1g, 10g; 0 = unpaced.")
     String rate;
@@ -78,7 +85,9 @@ public final class SwitchdCommand implements Callable<Integer>
                 {
                     NetworkNamespace.enterOnCurrentThread(namespace);
                 }
-                opened[0] = SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
+                opened[0] = null == topology ?
+                    SwitchDaemon.openLearning("learning", interfaces, overrides, new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
             }
             catch (final PacketSocketException | RuntimeException ex)
             {
@@ -104,10 +113,16 @@ public final class SwitchdCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintStream err = System.err;
-        final Topology topology;
+        final boolean learning = null != interfaces;
+        if (learning == (null != topologyFile || null != switchName) || (!learning && null == topologyFile) ||
+            (!learning && null == switchName))
+        {
+            throw new IllegalArgumentException("give either --topology FILE and --name SWITCH, or --interfaces IF,IF");
+        }
+        Topology topology = null;
         try
         {
-            topology = TopologyParser.parse(topologyFile);
+            topology = learning ? null : TopologyParser.parse(topologyFile);
         }
         catch (final TopologyException ex)
         {
