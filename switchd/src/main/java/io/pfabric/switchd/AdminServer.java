@@ -6,6 +6,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.QueueDiscipline;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,8 +19,9 @@ import java.util.concurrent.Executors;
 
 /**
  * A switch's admin interface over HTTP: {@code GET /metrics} (Prometheus text), {@code GET /ports} (one line per
- * port: queue occupancy and counters) and {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
- * unpaced), applied by the forwarder on its own thread.
+ * port: queue occupancy and counters), {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
+ * unpaced) and {@code POST /ports/NAME/discipline?value=droptail&buffer=225000} (give a port a new queue; buffered
+ * frames move into it), applied by the forwarder on its own thread.
  */
 public final class AdminServer implements AutoCloseable
 {
@@ -78,9 +81,14 @@ public final class AdminServer implements AutoCloseable
         {
             onRate(exchange, path[2]);
         }
+        else if ("POST".equals(exchange.getRequestMethod()) && 4 == path.length && "discipline".equals(path[3]))
+        {
+            onDiscipline(exchange, path[2]);
+        }
         else
         {
-            respond(exchange, 404, "try GET /ports, GET /metrics or POST /ports/NAME/rate?value=1g\n");
+            respond(exchange, 404,
+                "try GET /ports, GET /metrics, POST /ports/NAME/rate?value=1g or /ports/NAME/discipline?value=ecn\n");
         }
     }
 
@@ -126,6 +134,45 @@ public final class AdminServer implements AutoCloseable
         if (accepted)
         {
             respond(exchange, 202, "rate of " + portName + " set to " + Rates.format(rateBitsPerSec) + "\n");
+        }
+        else
+        {
+            respond(exchange, 503, "the forwarder's command queue is full; try again\n");
+        }
+    }
+
+    private void onDiscipline(final HttpExchange exchange, final String portName) throws IOException
+    {
+        final SwitchPort port = port(portName);
+        final String query = exchange.getRequestURI().getQuery();
+        if (null == port)
+        {
+            respond(exchange, 404, "no port named '" + portName + "'\n");
+            return;
+        }
+        if (null == query || !query.startsWith("value="))
+        {
+            respond(exchange, 400, "give the discipline as ?value=NAME[&buffer=BYTES], e.g. ?value=droptail\n");
+            return;
+        }
+        final QueueDiscipline queue;
+        try
+        {
+            final String[] parameters = query.split("&");
+            final DisciplineKind kind = DisciplineKind.byName(parameters[0].substring("value=".length()));
+            final long bufferLength = parameters.length > 1 && parameters[1].startsWith("buffer=") ?
+                Long.parseLong(parameters[1].substring("buffer=".length())) : kind.defaultCapacityLength();
+            queue = kind.newQueue(bufferLength, port.queue().maxFrameLength());
+        }
+        catch (final RuntimeException ex)
+        {
+            respond(exchange, 400, ex.getMessage() + "\n");
+            return;
+        }
+        if (daemon.forwarder().offer(() -> daemon.forwarder().replaceQueue(port, queue)))
+        {
+            respond(exchange, 202, "discipline of " + portName + " set to " + queue.name() + ", " +
+                queue.capacityLength() + " B\n");
         }
         else
         {

@@ -58,6 +58,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final long[] malformedByReason = new long[ParseReason.COUNT];
     private int ingress;
     private int transmitting;
+    private QueueDiscipline requeueTarget;
     private int sprayCursor;
     private long statisticsDeadlineNs;
     private boolean statisticsStarted;
@@ -172,6 +173,36 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public boolean offer(final Runnable command)
     {
         return commands.offer(command);
+    }
+
+    /**
+     * Give a port a new queue, moving the frames it holds into it with their priorities read again from the frames
+     * (those that do not fit are dropped and counted by the new queue). Forwarder thread only: call it from a command
+     * passed to {@link #offer(Runnable)}.
+     *
+     * @param port     the port.
+     * @param newQueue its new queue.
+     */
+    public void replaceQueue(final SwitchPort port, final QueueDiscipline newQueue)
+    {
+        final QueueDiscipline oldQueue = port.queue();
+        port.queue(newQueue);
+        requeueTarget = newQueue;
+        while (!oldQueue.isEmpty())
+        {
+            oldQueue.dequeue(this::requeue);
+        }
+        requeueTarget = null;
+    }
+
+    private void requeue(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int kind = parser.parse(buffer, offset, length);
+        final boolean pfabric = FrameKind.PFABRIC_IP == kind || FrameKind.PFABRIC_UDP == kind;
+        final long priority = pfabric ? parser.priority() :
+            FrameKind.IPV4_OTHER == kind ? DEFAULT_IP_PRIORITY : CONTROL_PRIORITY;
+        final long flowId = pfabric ? parser.flowId() : parser.flowHash();
+        requeueTarget.enqueue(buffer, offset, length, priority, flowId);
     }
 
     /**

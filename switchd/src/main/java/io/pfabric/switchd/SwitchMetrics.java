@@ -5,13 +5,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.pfabric.switchd.queue.QueueCounter;
-import io.pfabric.switchd.queue.QueueDiscipline;
 
 import java.util.Locale;
 
 /**
  * Mirrors a switch's counters into Micrometer on the cold side: every meter reads the data path's counters when it is
- * scraped; the data path never calls Micrometer.
+ * scraped; the data path never calls Micrometer. Queue meters follow the port's current queue, so their counts start
+ * again from zero when the port's discipline is changed.
  */
 public final class SwitchMetrics
 {
@@ -36,22 +36,22 @@ public final class SwitchMetrics
                 FunctionCounter.builder("pfabric.port." + meterName(counter), port, p -> p.counters().get(counter))
                     .tags(tags).register(registry);
             }
-            final QueueDiscipline queue = port.queue();
             for (final QueueCounter counter : QueueCounter.values())
             {
                 final String name = "pfabric.queue." + meterName(counter);
                 if (QueueCounter.HIGH_WATER_BYTES == counter || QueueCounter.HIGH_WATER_PACKETS == counter)
                 {
-                    Gauge.builder(name, queue, q -> q.counters().get(counter)).tags(tags).register(registry);
+                    Gauge.builder(name, port, p -> p.queue().counters().get(counter)).tags(tags).register(registry);
                 }
                 else
                 {
-                    FunctionCounter.builder(name, queue, q -> q.counters().get(counter)).tags(tags).register(registry);
+                    FunctionCounter.builder(name, port, p -> p.queue().counters().get(counter))
+                        .tags(tags).register(registry);
                 }
             }
-            Gauge.builder("pfabric.queue.occupancy.bytes", queue, QueueDiscipline::byteCount)
+            Gauge.builder("pfabric.queue.occupancy.bytes", port, p -> p.queue().byteCount())
                 .tags(tags).register(registry);
-            Gauge.builder("pfabric.queue.occupancy.frames", queue, QueueDiscipline::packetCount)
+            Gauge.builder("pfabric.queue.occupancy.frames", port, p -> p.queue().packetCount())
                 .tags(tags).register(registry);
         }
     }

@@ -12,7 +12,7 @@ public final class SwitchPort
 {
     private final String name;
     private final PacketPort io;
-    private final QueueDiscipline queue;
+    private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
 
@@ -70,6 +70,16 @@ public final class SwitchPort
     public EgressPacer pacer()
     {
         return pacer;
+    }
+
+    /**
+     * Replace the port's queue. Forwarder thread only (see {@link Forwarder#replaceQueue}).
+     *
+     * @param queue the new queue.
+     */
+    void queue(final QueueDiscipline queue)
+    {
+        this.queue = queue;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.QueueCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The admin interface of a running switch, on loopback: Prometheus metrics that follow the traffic, the ports report,
- * and a rate change applied by the forwarder.
+ * and a rate change and a discipline change applied by the forwarder while traffic flows.
  */
 @Timeout(120)
 class AdminServerSystemTest
@@ -75,6 +76,21 @@ class AdminServerSystemTest
         }
         assertEquals(1_000_000_000L, fabric.port(2).pacer().rateBitsPerSec());
         assertTrue(request("GET", "/ports").body().contains("p2 interface=s1-p2 discipline=pfabric rate=1g"));
+
+        final HttpResponse<String> swapped = request("POST", "/ports/p2/discipline?value=droptail&buffer=100000");
+        assertEquals(202, swapped.statusCode(), swapped.body());
+        final long swapDeadlineNs = System.nanoTime() + 5_000_000_000L;
+        while (!"droptail".equals(fabric.port(2).queue().name()) && System.nanoTime() - swapDeadlineNs < 0)
+        {
+            Thread.sleep(10);
+        }
+        assertEquals("droptail", fabric.port(2).queue().name());
+        assertEquals(100_000, fabric.port(2).queue().capacityLength());
+        final String ping = Namespaces.exec(fabric.host(1), "ping", "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.2");
+        assertTrue(ping.contains("3 received"), ping);
+        assertEquals(3, fabric.port(2).queue().counters().get(
+            QueueCounter.DEQUEUED_PACKETS), "the pings left through the new queue");
+        assertEquals(400, request("POST", "/ports/p1/discipline?value=fifo").statusCode());
 
         assertEquals(404, request("POST", "/ports/p9/rate?value=1g").statusCode());
         assertEquals(400, request("POST", "/ports/p1/rate?value=fast").statusCode());

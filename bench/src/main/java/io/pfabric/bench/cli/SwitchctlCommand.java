@@ -24,14 +24,16 @@ import java.util.concurrent.Callable;
     header = "Read a running switch's counters or change a port's rate.",
     description = "Talks to the admin interface of 'pfabric switchd --admin HOST:PORT'. Commands: 'ports' (queue " +
         "occupancy and counters per port), 'metrics' (Prometheus text), 'rate PORT RATE' (e.g. rate p1 1g; 0 for " +
-        "unpaced).")
+        "unpaced), 'discipline PORT NAME [BUFFER]' (e.g. discipline p1 droptail 225000; buffered frames move to the " +
+        "new queue).")
 public final class SwitchctlCommand implements Callable<Integer>
 {
     @Option(names = "--admin", defaultValue = "127.0.0.1:9464", paramLabel = "HOST:PORT",
         description = "The switch's admin address (default: ${DEFAULT-VALUE}).")
     String adminAddress;
 
-    @Parameters(arity = "1..3", paramLabel = "COMMAND", description = "ports | metrics | rate PORT RATE")
+    @Parameters(arity = "1..4", paramLabel = "COMMAND",
+        description = "ports | metrics | rate PORT RATE | discipline PORT NAME [BUFFER]")
     List<String> command;
 
     static InetSocketAddress address(final String hostAndPort)
@@ -73,8 +75,19 @@ public final class SwitchctlCommand implements Callable<Integer>
                 request = HttpRequest.newBuilder(URI.create(base + "/ports/" + command.get(1) + "/rate?value=" +
                     command.get(2))).POST(HttpRequest.BodyPublishers.noBody());
             }
-            default -> throw new IllegalArgumentException(
-                "unknown command '" + command.get(0) + "'; expected ports, metrics or rate PORT RATE");
+            case "discipline" ->
+            {
+                if (command.size() < 3 || command.size() > 4)
+                {
+                    throw new IllegalArgumentException(
+                        "usage: switchctl discipline PORT NAME [BUFFER], e.g. discipline p1 droptail 225000");
+                }
+                request = HttpRequest.newBuilder(URI.create(base + "/ports/" + command.get(1) + "/discipline?value=" +
+                    command.get(2) + (4 == command.size() ? "&buffer=" + command.get(3) : "")))
+                    .POST(HttpRequest.BodyPublishers.noBody());
+            }
+            default -> throw new IllegalArgumentException("unknown command '" + command.get(0) +
+                "'; expected ports, metrics, rate PORT RATE or discipline PORT NAME [BUFFER]");
         }
         try
         {
