@@ -92,24 +92,39 @@ public final class AdminServer implements AutoCloseable
         }
     }
 
-    private void onRate(final HttpExchange exchange, final String portName) throws IOException
+    /**
+     * The {@code value=...} query of a request to change a port, or null after answering 404 or 400.
+     */
+    private String valueQuery(final HttpExchange exchange, final SwitchPort port, final String portName,
+        final String usage) throws IOException
     {
-        final SwitchPort port = port(portName);
         final String query = exchange.getRequestURI().getQuery();
         if (null == port)
         {
             respond(exchange, 404, "no port named '" + portName + "'\n");
-            return;
+            return null;
         }
         if (null == query || !query.startsWith("value="))
         {
-            respond(exchange, 400, "give the rate as ?value=RATE, e.g. ?value=1g or ?value=0 for unpaced\n");
+            respond(exchange, 400, usage);
+            return null;
+        }
+        return query.substring("value=".length());
+    }
+
+    private void onRate(final HttpExchange exchange, final String portName) throws IOException
+    {
+        final SwitchPort port = port(portName);
+        final String value = valueQuery(exchange, port, portName,
+            "give the rate as ?value=RATE, e.g. ?value=1g or ?value=0 for unpaced\n");
+        if (null == value)
+        {
             return;
         }
         final long rateBitsPerSec;
         try
         {
-            rateBitsPerSec = Rates.parseBitsPerSec(query.substring("value=".length()));
+            rateBitsPerSec = Rates.parseBitsPerSec(value);
         }
         catch (final RuntimeException ex)
         {
@@ -144,22 +159,17 @@ public final class AdminServer implements AutoCloseable
     private void onDiscipline(final HttpExchange exchange, final String portName) throws IOException
     {
         final SwitchPort port = port(portName);
-        final String query = exchange.getRequestURI().getQuery();
-        if (null == port)
+        final String value = valueQuery(exchange, port, portName,
+            "give the discipline as ?value=NAME[&buffer=BYTES], e.g. ?value=droptail\n");
+        if (null == value)
         {
-            respond(exchange, 404, "no port named '" + portName + "'\n");
-            return;
-        }
-        if (null == query || !query.startsWith("value="))
-        {
-            respond(exchange, 400, "give the discipline as ?value=NAME[&buffer=BYTES], e.g. ?value=droptail\n");
             return;
         }
         final QueueDiscipline queue;
         try
         {
-            final String[] parameters = query.split("&");
-            final DisciplineKind kind = DisciplineKind.byName(parameters[0].substring("value=".length()));
+            final String[] parameters = value.split("&");
+            final DisciplineKind kind = DisciplineKind.byName(parameters[0]);
             final long bufferLength = parameters.length > 1 && parameters[1].startsWith("buffer=") ?
                 Long.parseLong(parameters[1].substring("buffer=".length())) : kind.defaultCapacityLength();
             queue = kind.newQueue(bufferLength, port.queue().maxFrameLength());
