@@ -1,7 +1,9 @@
 package io.pfabric.switchd;
 
+import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.VxlanPort;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Multipath;
 import io.pfabric.common.topology.PortSpec;
@@ -15,6 +17,7 @@ import io.pfabric.switchd.table.ForwardingTable;
 import io.pfabric.switchd.table.MacTable;
 import org.agrona.concurrent.NanoClock;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,13 +86,13 @@ public final class SwitchDaemon implements AutoCloseable
         {
             for (final PortSpec port : portSpecs)
             {
-                if (port.isUdp())
-                {
-                    throw new IllegalArgumentException("port '" + port.name() + "' of switch '" + switchName +
-                        "' is a VXLAN-over-UDP port; this switchd supports raw-socket ports only so far");
-                }
-                opened.add(new SwitchPort(port.name(), PacketPort.open(port.interfaceName()),
-                    queue(port, overrides), pacer(port, overrides)));
+                final FramePort io = port.isUdp() ?
+                    VxlanPort.open(
+                        new InetSocketAddress(port.udp().localHost(), port.udp().localPort()),
+                        new InetSocketAddress(port.udp().remoteHost(), port.udp().remotePort()),
+                        port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH) :
+                    PacketPort.open(port.interfaceName());
+                opened.add(new SwitchPort(port.name(), io, queue(port, overrides), pacer(port, overrides)));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
             final Forwarder forwarder = new Forwarder(

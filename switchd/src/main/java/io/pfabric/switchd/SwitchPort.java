@@ -1,6 +1,6 @@
 package io.pfabric.switchd;
 
-import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.status.CounterSet;
 import io.pfabric.switchd.egress.EgressPacer;
 import io.pfabric.switchd.queue.QueueDiscipline;
@@ -11,7 +11,7 @@ import io.pfabric.switchd.queue.QueueDiscipline;
 public final class SwitchPort
 {
     private final String name;
-    private final PacketPort io;
+    private final FramePort io;
     private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
@@ -20,11 +20,11 @@ public final class SwitchPort
      * A port.
      *
      * @param name  the port's name in the topology.
-     * @param io    its raw-socket I/O.
+     * @param io    its I/O: a raw socket or a VXLAN port.
      * @param queue its egress queue.
      * @param pacer its pacer, or null to send as fast as the interface takes frames.
      */
-    public SwitchPort(final String name, final PacketPort io, final QueueDiscipline queue, final EgressPacer pacer)
+    public SwitchPort(final String name, final FramePort io, final QueueDiscipline queue, final EgressPacer pacer)
     {
         this.name = name;
         this.io = io;
@@ -43,11 +43,11 @@ public final class SwitchPort
     }
 
     /**
-     * The port's raw-socket I/O.
+     * The port's I/O.
      *
-     * @return the packet port.
+     * @return the frame port.
      */
-    public PacketPort io()
+    public FramePort io()
     {
         return io;
     }

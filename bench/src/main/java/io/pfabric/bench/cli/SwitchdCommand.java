@@ -31,13 +31,14 @@ import java.util.concurrent.Callable;
 @Command(
     name = "switchd",
     mixinStandardHelpOptions = true,
-    header = "Run one switch of a topology on raw-socket ports.",
-    description = "Opens a raw-socket port on each interface the topology gives the switch, with its queue " +
+    header = "Run one switch of a topology on raw-socket and VXLAN ports.",
+    description = "Opens a raw-socket port on each interface the topology gives the switch (a VXLAN-over-UDP port " +
+        "where the topology says udp), with its queue " +
         "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
         "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
         "With --interfaces instead of a topology it is a learning switch for ad-hoc use. " +
         "With --admin it serves Prometheus metrics, a ports report and run-time rate changes over HTTP. " +
-        "Needs root or CAP_NET_RAW. VXLAN-over-UDP ports are not supported yet.")
+        "Raw-socket ports need root or CAP_NET_RAW; VXLAN-over-UDP ports need no privilege.")
 public final class SwitchdCommand implements Callable<Integer>
 {
     @Option(names = "--topology", paramLabel = "FILE", description = "Topology file (YAML or JSON).")

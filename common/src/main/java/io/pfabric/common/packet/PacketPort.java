@@ -15,7 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Frames whose wire length exceeds {@link #maxFrameLength()} (the interface MTU plus the Ethernet header unless set
  * otherwise) are counted in {@link #oversizeDrops()} and dropped. Single-threaded.
  */
-public final class PacketPort implements AutoCloseable
+public final class PacketPort implements FramePort
 {
     /**
      * Default bytes per ring frame: a 1514-byte frame plus the TPACKET_V2 header and address.

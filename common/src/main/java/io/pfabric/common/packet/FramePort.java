@@ -1,0 +1,82 @@
+package io.pfabric.common.packet;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * A switch port's way to the wire: a raw socket on an interface ({@link PacketPort}) or Ethernet frames carried in
+ * VXLAN over UDP ({@link VxlanPort}). Single-threaded; the data path calls {@link #receive}, {@link #transmit} and
+ * {@link #flush} without allocating.
+ */
+public interface FramePort extends AutoCloseable
+{
+    /**
+     * Hand waiting frames, up to a limit, to a handler.
+     *
+     * @param handler given each frame.
+     * @param limit   most frames to take.
+     * @return frames taken, dropped ones included.
+     */
+    int receive(PacketHandler handler, int limit);
+
+    /**
+     * Whether a frame can be placed for transmission now.
+     *
+     * @return true if {@link #transmit} would accept a frame.
+     */
+    boolean canTransmit();
+
+    /**
+     * Place a frame for transmission; it leaves at the latest at the next {@link #flush()}.
+     *
+     * @param src       holding the frame.
+     * @param srcOffset of the frame.
+     * @param length    of the frame, without FCS.
+     * @return false if it could not be placed.
+     */
+    boolean transmit(DirectBuffer src, int srcOffset, int length);
+
+    /**
+     * Send what was placed since the last flush.
+     *
+     * @return frames handed to the kernel.
+     */
+    int flush();
+
+    /**
+     * Read the kernel's own statistics for the port, where it has any. Owner thread only; cold.
+     */
+    void updateKernelStatistics();
+
+    /**
+     * Frames the kernel dropped before this process saw them, as of the last {@link #updateKernelStatistics()}.
+     *
+     * @return the count.
+     */
+    long kernelDrops();
+
+    /**
+     * Frames received but dropped here: too long, or (for VXLAN) badly encapsulated.
+     *
+     * @return the count.
+     */
+    long oversizeDrops();
+
+    /**
+     * Longest frame accepted, without FCS.
+     *
+     * @return bytes.
+     */
+    int maxFrameLength();
+
+    /**
+     * What the port is attached to, for reports: an interface name or a UDP address pair.
+     *
+     * @return the description.
+     */
+    String interfaceName();
+
+    /**
+     * Release the port's sockets.
+     */
+    void close();
+}

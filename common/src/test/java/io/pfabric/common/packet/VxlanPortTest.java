@@ -1,0 +1,94 @@
+package io.pfabric.common.packet;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/**
+ * Two VXLAN ports on loopback, no privilege needed.
+ */
+class VxlanPortTest
+{
+    private static int freePort() throws Exception
+    {
+        try (DatagramChannel probe = DatagramChannel.open())
+        {
+            probe.bind(new InetSocketAddress("127.0.0.1", 0));
+            return ((InetSocketAddress)probe.getLocalAddress()).getPort();
+        }
+    }
+
+    private static List<byte[]> receive(final VxlanPort port, final int count)
+    {
+        final List<byte[]> frames = new ArrayList<>();
+        final long deadlineNs = System.nanoTime() + 5_000_000_000L;
+        while (frames.size() < count && System.nanoTime() - deadlineNs < 0)
+        {
+            port.receive((buffer, offset, length) ->
+            {
+                final byte[] frame = new byte[length];
+                buffer.getBytes(offset, frame);
+                frames.add(frame);
+            }, 32);
+        }
+        return frames;
+    }
+
+    @Test
+    void carriesFramesByteForByteAndDropsForeignOrBrokenDatagrams() throws Exception
+    {
+        final InetSocketAddress a = new InetSocketAddress("127.0.0.1", freePort());
+        final InetSocketAddress b = new InetSocketAddress("127.0.0.1", freePort());
+        final VxlanPort portA = VxlanPort.open(a, b, 42, 1514);
+        try (VxlanPort portB = VxlanPort.open(b, a, 42, 1514))
+        {
+            final List<byte[]> sent = new ArrayList<>();
+            for (int i = 0; i < 100; i++)
+            {
+                final byte[] frame = new byte[60 + i * 14];
+                Arrays.fill(frame, (byte)i);
+                sent.add(frame);
+                portA.transmit(new UnsafeBuffer(frame), 0, frame.length);
+            }
+            final List<byte[]> received = receive(portB, 100);
+            assertEquals(100, received.size());
+            for (int i = 0; i < 100; i++)
+            {
+                assertArrayEquals(sent.get(i), received.get(i), "frame " + i);
+            }
+            assertFalse(portA.transmit(new UnsafeBuffer(new byte[1515]), 0, 1515));
+
+            portA.close();
+            try (DatagramChannel asPeer = DatagramChannel.open())
+            {
+                asPeer.bind(a);
+                final ByteBuffer noFlag = ByteBuffer.allocate(8 + 60);
+                noFlag.putInt(4, 42 << 8);
+                asPeer.send(noFlag, b);
+                final ByteBuffer wrongVni = ByteBuffer.allocate(8 + 60);
+                wrongVni.putInt(0, 0x0800_0000).putInt(4, 43 << 8);
+                asPeer.send(wrongVni, b);
+                asPeer.send(ByteBuffer.allocate(4), b);
+                final ByteBuffer good = ByteBuffer.allocate(8 + 60);
+                good.putInt(0, 0x0800_0000).putInt(4, 42 << 8);
+                asPeer.send(good, b);
+            }
+            assertEquals(1, receive(portB, 1).size(), "the well-formed datagram from the peer arrives");
+            assertEquals(3, portB.oversizeDrops(), "no I flag, another VNI and a runt are counted and dropped");
+        }
+        finally
+        {
+            portA.close();
+        }
+    }
+}
