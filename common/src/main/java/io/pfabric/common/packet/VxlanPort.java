@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,10 +16,11 @@ import java.nio.channels.DatagramChannel;
 
 /**
  * A port that carries Ethernet frames in VXLAN (RFC 7348) over UDP to one peer: another switch's VXLAN port or a
- * Linux {@code vxlan} interface. A non-blocking, connected {@link DatagramChannel} read and written from the data
- * path's own thread, through one pre-allocated direct buffer each way, so a frame is handled start to finish on that
- * thread without allocation. Datagrams from other senders, with another VNI, without the I flag, or carrying a frame
- * longer than {@link #maxFrameLength()} are counted in {@link #oversizeDrops()} and dropped. Needs no privilege.
+ * Linux {@code vxlan} interface. A non-blocking {@link DatagramChannel} read and written from the data path's own
+ * thread, through one pre-allocated direct buffer each way, so a frame is handled start to finish on that thread.
+ * Datagrams are accepted from the peer's address whatever their source port (VXLAN senders vary it for ECMP entropy);
+ * those from other addresses, with another VNI, without the I flag, or carrying a frame longer than
+ * {@link #maxFrameLength()} are counted in {@link #oversizeDrops()} and dropped. Needs no privilege.
  */
 public final class VxlanPort implements FramePort
 {
@@ -27,6 +29,7 @@ public final class VxlanPort implements FramePort
     private static final int FLAG_I = 0x08;
 
     private final DatagramChannel channel;
+    private final InetSocketAddress remote;
     private final String description;
     private final int vni;
     private final int maxFrameLength;
@@ -38,9 +41,14 @@ public final class VxlanPort implements FramePort
     private long sendFailures;
 
     private VxlanPort(
-        final DatagramChannel channel, final String description, final int vni, final int maxFrameLength)
+        final DatagramChannel channel,
+        final InetSocketAddress remote,
+        final String description,
+        final int vni,
+        final int maxFrameLength)
     {
         this.channel = channel;
+        this.remote = remote;
         this.description = description;
         this.vni = vni;
         this.maxFrameLength = maxFrameLength;
@@ -78,8 +86,7 @@ public final class VxlanPort implements FramePort
             {
                 channel.configureBlocking(false);
                 channel.bind(local);
-                channel.connect(remote);
-                return new VxlanPort(channel, description, vni, maxFrameLength);
+                return new VxlanPort(channel, remote, description, vni, maxFrameLength);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -102,10 +109,10 @@ public final class VxlanPort implements FramePort
         while (taken < limit)
         {
             rxBuffer.clear();
-            final int length;
+            final SocketAddress sender;
             try
             {
-                length = channel.read(rxBuffer);
+                sender = channel.receive(rxBuffer);
             }
             catch (final IOException ex)
             {
@@ -113,13 +120,14 @@ public final class VxlanPort implements FramePort
                 taken++;
                 continue;
             }
-            if (length <= 0)
+            if (null == sender)
             {
                 break;
             }
             taken++;
-            final int frameLength = length - VXLAN_HEADER_LENGTH;
-            if (frameLength < ETHERNET_HEADER_LENGTH || frameLength > maxFrameLength ||
+            final int frameLength = rxBuffer.position() - VXLAN_HEADER_LENGTH;
+            if (!remote.getAddress().equals(((InetSocketAddress)sender).getAddress()) ||
+                frameLength < ETHERNET_HEADER_LENGTH || frameLength > maxFrameLength ||
                 FLAG_I != (rx.getByte(0) & FLAG_I) ||
                 vni != (rx.getInt(4, ByteOrder.BIG_ENDIAN) >>> 8))
             {
@@ -154,7 +162,7 @@ public final class VxlanPort implements FramePort
         txBuffer.clear().limit(VXLAN_HEADER_LENGTH + length);
         try
         {
-            if (0 == channel.write(txBuffer))
+            if (0 == channel.send(txBuffer, remote))
             {
                 sendFailures++;
                 return false;
