@@ -25,6 +25,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ARP requests for a known host are answered from the host table and sent back ahead of data (priority 0). Other
  * IPv4 traffic than pFabric's gets the least urgent priority, so a pFabric queue of such traffic behaves as a FIFO.
  * Multipath: per-packet spraying over the equal-cost ports, or per-flow hashing (ECMP).
+ * <p>
+ * While any queue holds frames waiting for its pacer, {@link #doWork()} reports work, so the idle strategy keeps
+ * polling instead of sleeping past the next departure: the switch spins only while it has a backlog.
  */
 public final class Forwarder implements Agent, PacketHandler, FrameHandler
 {
@@ -134,9 +137,15 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
                 work += received;
             }
         }
+        boolean backlogged = false;
         for (int i = 0; i < ports.length; i++)
         {
             work += transmit(i, nowNs);
+            backlogged |= !ports[i].queue().isEmpty();
+        }
+        if (0 == work && backlogged)
+        {
+            work = 1;
         }
         if (!statisticsStarted || statisticsDeadlineNs - nowNs < 0)
         {
