@@ -72,7 +72,7 @@ public final class FabricRunner implements AutoCloseable
         }
         final Agent[] agents = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Agent[]::new);
         final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 50_000),
-            Throwable::printStackTrace, null, new CompositeAgent(agents));
+            error -> System.err.println("pfabric: forwarder error: " + error), null, new CompositeAgent(agents));
         AgentRunner.startOnThread(runner);
         return new FabricRunner(daemons, runner);
     }
