@@ -1,5 +1,7 @@
 package io.pfabric.testbed;
 
+import io.pfabric.common.os.Commands;
+import io.pfabric.common.os.KernelTcpTransfer;
 import io.pfabric.common.topology.Multipath;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topologies;
@@ -13,9 +15,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,13 +68,7 @@ class LeafSpineSystemTest
 
     private String exec(final String host, final String... command) throws Exception
     {
-        final String[] full = new String[command.length + 4];
-        full[0] = "ip";
-        full[1] = "netns";
-        full[2] = "exec";
-        full[3] = fabric.namespace(host);
-        System.arraycopy(command, 0, full, 4, command.length);
-        return NetnsFabric.run(full);
+        return Commands.inNamespace(fabric.namespace(host), command);
     }
 
     private long transmitted(final String switchName, final String portName)
@@ -117,41 +113,18 @@ class LeafSpineSystemTest
 
     private void transferOneMegabyte(final String remote) throws Exception
     {
-        final String server = "import socket,hashlib\n" +
-            "s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n" +
-            "s.bind(('" + remote + "', 5001)); s.listen(1); s.settimeout(60)\n" +
-            "c,_=s.accept(); h=hashlib.sha256(); n=0\n" +
-            "while True:\n" +
-            "  b=c.recv(65536)\n" +
-            "  if not b: break\n" +
-            "  h.update(b); n+=len(b)\n" +
-            "print(n, h.hexdigest())\n";
-        final String client = "import socket,hashlib,random,time\n" +
-            "random.seed(11); data=bytes(random.getrandbits(8) for _ in range(1000000))\n" +
-            "c=None\n" +
-            "for i in range(100):\n" +
-            "  try:\n" +
-            "    c=socket.create_connection(('" + remote + "', 5001), timeout=60); break\n" +
-            "  except OSError as e: error=e; time.sleep(0.1)\n" +
-            "if c is None: raise SystemExit('could not connect: %s' % error)\n" +
-            "c.sendall(data); c.close()\n" +
-            "print(len(data), hashlib.sha256(data).hexdigest())\n";
-        final Thread[] holder = new Thread[1];
-        final CompletableFuture<String> received = new CompletableFuture<>();
-        holder[0] = new Thread(() ->
+        final ExecutorService listener = Executors.newSingleThreadExecutor();
+        try
         {
-            try
-            {
-                received.complete(exec("h4", "/usr/bin/python3", "-c", server).trim());
-            }
-            catch (final Exception ex)
-            {
-                received.completeExceptionally(ex);
-            }
-        });
-        holder[0].start();
-        final String sent = exec("h1", "/usr/bin/python3", "-c", client).trim();
-        assertEquals(sent, received.get(90, TimeUnit.SECONDS));
-        assertTrue(sent.startsWith("1000000 "), sent);
+            final String[] reports = KernelTcpTransfer.run(
+                fabric.namespace("h4"), fabric.namespace("h1"), remote, 5001, 1_000_000, 11, listener);
+            final String sent = reports[0];
+            assertEquals(sent, reports[1]);
+            assertTrue(sent.startsWith("1000000 "), sent);
+        }
+        finally
+        {
+            listener.shutdownNow();
+        }
     }
 }

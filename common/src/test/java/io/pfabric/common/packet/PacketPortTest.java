@@ -1,5 +1,6 @@
 package io.pfabric.common.packet;
 
+import io.pfabric.common.os.Commands;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -35,14 +35,9 @@ class PacketPortTest
 
     private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
 
-    private static void run(final String... command) throws IOException, InterruptedException
+    private static void run(final String... command) throws IOException
     {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(20, TimeUnit.SECONDS) || 0 != process.exitValue())
-        {
-            throw new IOException(String.join(" ", command) + " failed: " + output);
-        }
+        Commands.run(command);
     }
 
     @BeforeAll
