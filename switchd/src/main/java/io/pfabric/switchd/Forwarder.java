@@ -138,9 +138,10 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             }
         }
         boolean backlogged = false;
+        final long transmitNs = clock.nanoTime();
         for (int i = 0; i < ports.length; i++)
         {
-            work += transmit(i, nowNs);
+            work += transmit(i, transmitNs);
             backlogged |= !ports[i].queue().isEmpty();
         }
         if (0 == work && backlogged)

@@ -1,8 +1,11 @@
 package io.pfabric.bench.cli;
 
 import io.pfabric.bench.demo.DemoCommand;
+import io.pfabric.common.packet.PacketSocketException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+
+import java.io.IOException;
 
 /**
  * The {@code pfabric} command line, dispatched by the {@code ./pfabric} launcher.
@@ -49,6 +52,11 @@ public final class PfabricCommand implements Runnable
                 {
                     cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
                     return 2;
+                }
+                if (exception instanceof IOException || exception instanceof PacketSocketException)
+                {
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
+                    return 1;
                 }
                 throw exception;
             });

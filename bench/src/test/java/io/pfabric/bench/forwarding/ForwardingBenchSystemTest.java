@@ -1,0 +1,63 @@
+package io.pfabric.bench.forwarding;
+
+import io.pfabric.common.os.Commands;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The forwarding benchmark end to end, short: switchd and the Linux bridge each forward trafgen's flood and a UDP
+ * ping-pong between two namespaces, switchd's egress paced at 100 Mb/s never exceeds that rate, and nothing is left
+ * behind.
+ */
+@Timeout(180)
+class ForwardingBenchSystemTest
+{
+    private static final long PACED_BPS = 100_000_000L;
+
+    @Test
+    void measuresEachTargetAndThePacerAndCleansUp() throws Exception
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
+        final int rttSamples = 200;
+        final ForwardingBench.Settings settings = new ForwardingBench.Settings(
+            List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE), List.of(60),
+            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS));
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final ForwardingBench.Report report;
+        final PrintStream progressStream = new PrintStream(progress, true, StandardCharsets.UTF_8);
+        try (ForwardingBench bench = new ForwardingBench(settings, progressStream))
+        {
+            report = bench.run();
+        }
+        final String log = progress.toString(StandardCharsets.UTF_8);
+
+        assertEquals(2, report.forwarding().size(), log);
+        for (final ForwardingBench.ForwardingResult result : report.forwarding())
+        {
+            assertTrue(result.deliveredPps() > 0, () -> "nothing delivered through " + result + "\n" + log);
+            assertTrue(result.deliveredPps() <= result.offeredPps() * 1.01,
+                () -> "more delivered than offered: " + result + "\n" + log);
+            assertTrue(result.rttLost() < rttSamples, () -> "every round trip lost: " + result);
+            assertTrue(result.rttP50Us() > 0 && result.rttP99Us() >= result.rttP50Us(), result::toString);
+        }
+
+        final ForwardingBench.PacerResult pacer = report.pacer().get(0);
+        assertTrue(pacer.offeredBps() > PACED_BPS, () -> "the paced port was not overloaded: " + pacer);
+        assertTrue(pacer.measuredBps() > 0, pacer::toString);
+        assertTrue(pacer.measuredBps() <= PACED_BPS * 1.01, () -> "the pacer let through more than its rate: " + pacer);
+
+        assertFalse(Commands.run("ip", "netns", "list").contains(ForwardingBench.PREFIX + "-"),
+            "the benchmark's namespaces are gone");
+    }
+}
