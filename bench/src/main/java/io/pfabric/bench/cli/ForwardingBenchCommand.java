@@ -29,9 +29,9 @@ import java.util.concurrent.Callable;
             "ports, a kernel bridge, and Open vSwitch with its userspace (netdev) datapath. For each frame length " +
             "it measures the round trip of a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99) and the " +
             "frames per second delivered to the receiving host's interface while trafgen floods from the other " +
-            "host on one CPU. Then it paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames " +
-            "above it, and reports the rate measured at the receiver (frames plus 24 bytes of FCS, preamble and " +
-            "gap) against the configured one.",
+            "host, pinned to CPU 0. Then it paces switchd's egress at each --pacer-rates rate, offers 1500-byte " +
+            "frames above it, and reports the rate measured at the receiver (frames plus 24 bytes of FCS, preamble " +
+            "and gap) against the configured one.",
         "Frame lengths are Ethernet frames without FCS (a 60-byte frame is a minimum-size, 64-byte frame on the " +
             "wire). Needs root, trafgen (Debian: netsniff-ng) and, for ovs, openvswitch-switch. Progress goes to " +
             "stderr, the results to stdout; the namespaces are removed at the end, on Ctrl-C, and at the next start " +
@@ -47,14 +47,14 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--targets", split = ",", defaultValue = "switchd,bridge,ovs", paramLabel = "LIST",
-        description = "Comma-separated: switchd, bridge, ovs (default: ${DEFAULT-VALUE}).")
+        description = "Comma-separated: switchd, bridge, ovs (default: ${DEFAULT-VALUE}); 'none' for only the pacer.")
     List<String> targets;
 
     @Option(names = "--frame-lengths", split = ",", defaultValue = "60,1500", paramLabel = "BYTES",
         description = "Frame lengths without FCS, 60 to 1514 (default: ${DEFAULT-VALUE}).")
     List<Integer> frameLengths;
 
-    @Option(names = "--pacer-rates", split = ",", defaultValue = "1g,10g", paramLabel = "RATES",
+    @Option(names = "--pacer-rates", split = ",", defaultValue = "100m,1g,10g", paramLabel = "RATES",
         description = "Rates at which to measure switchd's paced egress (default: ${DEFAULT-VALUE}); 'none' to skip.")
     List<String> pacerRates;
 
@@ -74,9 +74,12 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             default -> throw new IllegalArgumentException("--format must be table or csv, not '" + format + "'");
         };
         final List<ForwardingTarget.Kind> kinds = new ArrayList<>();
-        for (final String target : targets)
+        if (!(1 == targets.size() && "none".equals(targets.get(0))))
         {
-            kinds.add(ForwardingTarget.Kind.byLabel(target));
+            for (final String target : targets)
+            {
+                kinds.add(ForwardingTarget.Kind.byLabel(target));
+            }
         }
         for (final int frameLength : frameLengths)
         {

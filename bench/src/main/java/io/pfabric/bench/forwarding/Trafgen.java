@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * netsniff-ng's trafgen sending one UDP frame over and over, as fast as one CPU can, from a host's interface: the
- * same generator whatever forwards the frames.
+ * netsniff-ng's trafgen sending one UDP frame over and over from a host's interface, as fast as it can on CPU 0 (where
+ * it is pinned): the same generator whatever forwards the frames.
  */
 final class Trafgen implements AutoCloseable
 {
@@ -40,8 +40,8 @@ final class Trafgen implements AutoCloseable
         }
         final Path config = Files.createTempFile("pfabric-trafgen-", ".cfg");
         Files.writeString(config, frame.trafgenConfig(), StandardCharsets.US_ASCII);
-        final Process process = new ProcessBuilder("ip", "netns", "exec", namespace, "trafgen", "--dev", interfaceName,
-            "--conf", config.toString(), "--cpus", "1", "--no-sock-mem", "--no-cpu-stats")
+        final Process process = new ProcessBuilder("ip", "netns", "exec", namespace, "taskset", "-c", "0", "trafgen",
+            "--dev", interfaceName, "--conf", config.toString(), "--cpus", "1", "--no-sock-mem", "--no-cpu-stats")
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .start();
