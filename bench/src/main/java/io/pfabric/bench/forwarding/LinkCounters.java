@@ -1,12 +1,19 @@
 package io.pfabric.bench.forwarding;
 
-import io.pfabric.common.os.Commands;
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.switchd.egress.EgressPacer;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
- * The kernel's packet and byte counters of an interface in a network namespace, read from sysfs.
+ * The kernel's packet and byte counters of an interface in a network namespace, read from
+ * {@code /proc/thread-self/net/dev} by a short-lived thread that enters the namespace: no process is started, so the
+ * reading disturbs the measured forwarder as little as possible and its time stamp is close to the read.
  *
  * @param packets frames counted.
  * @param bytes   their bytes, Ethernet header included, FCS not.
@@ -14,6 +21,12 @@ import java.io.IOException;
  */
 record LinkCounters(long packets, long bytes, long nanos)
 {
+    private static final Path NET_DEV = Path.of("/proc/thread-self/net/dev");
+    private static final int RECEIVE_BYTES_COLUMN = 0;
+    private static final int RECEIVE_PACKETS_COLUMN = 1;
+    private static final int TRANSMIT_BYTES_COLUMN = 8;
+    private static final int TRANSMIT_PACKETS_COLUMN = 9;
+
     /**
      * Read the receive counters of an interface.
      *
@@ -24,7 +37,7 @@ record LinkCounters(long packets, long bytes, long nanos)
      */
     static LinkCounters received(final String namespace, final String interfaceName) throws IOException
     {
-        return read(namespace, interfaceName, "rx");
+        return read(namespace, interfaceName, RECEIVE_PACKETS_COLUMN, RECEIVE_BYTES_COLUMN);
     }
 
     /**
@@ -37,17 +50,68 @@ record LinkCounters(long packets, long bytes, long nanos)
      */
     static LinkCounters transmitted(final String namespace, final String interfaceName) throws IOException
     {
-        return read(namespace, interfaceName, "tx");
+        return read(namespace, interfaceName, TRANSMIT_PACKETS_COLUMN, TRANSMIT_BYTES_COLUMN);
     }
 
-    private static LinkCounters read(final String namespace, final String interfaceName, final String direction)
+    private static LinkCounters read(
+        final String namespace, final String interfaceName, final int packetsColumn, final int bytesColumn)
         throws IOException
     {
-        final String statistics = "/sys/class/net/" + interfaceName + "/statistics/" + direction;
-        final String[] lines = Commands.inNamespace(namespace, "cat", statistics + "_packets", statistics + "_bytes")
-            .trim().split("\\s+");
-        final long nanos = System.nanoTime();
-        return new LinkCounters(Long.parseLong(lines[0]), Long.parseLong(lines[1]), nanos);
+        try
+        {
+            return CompletableFuture.supplyAsync(() ->
+            {
+                try
+                {
+                    NetworkNamespace.enterOnCurrentThread(namespace);
+                    final String text = Files.readString(NET_DEV);
+                    final long nanos = System.nanoTime();
+                    return parse(text, interfaceName, packetsColumn, bytesColumn, nanos);
+                }
+                catch (final IOException | PacketSocketException ex)
+                {
+                    throw new CompletionException(new IOException(
+                        "cannot read the counters of " + interfaceName + " in " + namespace + ": " + ex.getMessage(),
+                        ex));
+                }
+            }, runnable -> new Thread(runnable, "pfabric-counters").start()).join();
+        }
+        catch (final CompletionException ex)
+        {
+            if (ex.getCause() instanceof IOException cause)
+            {
+                throw cause;
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * Find an interface's counters in the text of {@code /proc/net/dev}.
+     *
+     * @param text          the file's content.
+     * @param interfaceName the interface.
+     * @param packetsColumn column of the packet count after the interface name, from 0.
+     * @param bytesColumn   column of the byte count.
+     * @param nanos         time stamp of the read.
+     * @return the counters.
+     * @throws IOException if the interface is not listed.
+     */
+    static LinkCounters parse(
+        final String text, final String interfaceName, final int packetsColumn, final int bytesColumn,
+        final long nanos) throws IOException
+    {
+        for (final String line : text.split("\n"))
+        {
+            final int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equals(interfaceName))
+            {
+                final String[] columns = line.substring(colon + 1).trim().split("\\s+");
+                return new LinkCounters(
+                    Long.parseLong(columns[packetsColumn]), Long.parseLong(columns[bytesColumn]), nanos);
+            }
+        }
+        throw new IOException("no interface " + interfaceName + " in /proc/net/dev");
     }
 
     /**
