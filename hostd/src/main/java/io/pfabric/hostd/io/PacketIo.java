@@ -1,0 +1,58 @@
+package io.pfabric.hostd.io;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * How a host's transport exchanges pFabric packets (the pFabric header and its payload) with other hosts, which are
+ * named by their index in the topology's host list. Used by one thread: the transport's agent calls
+ * {@link #poll(InboundHandler, int)} and {@link #send(int, DirectBuffer, int, int)} in its duty cycle.
+ */
+public interface PacketIo extends AutoCloseable
+{
+    /**
+     * Receives the packets that {@link #poll(InboundHandler, int)} takes.
+     */
+    @FunctionalInterface
+    interface InboundHandler
+    {
+        /**
+         * A packet from another host, valid only during the call.
+         *
+         * @param sourceHost index of the sending host in the topology.
+         * @param buffer     holding the packet.
+         * @param offset     of the pFabric header.
+         * @param length     of header and payload.
+         */
+        void onPacket(int sourceHost, DirectBuffer buffer, int offset, int length);
+    }
+
+    /**
+     * Hand received packets to the handler.
+     *
+     * @param handler given each packet.
+     * @param limit   most packets to take.
+     * @return packets taken, including those dropped because their source is not a known host.
+     */
+    int poll(InboundHandler handler, int limit);
+
+    /**
+     * Send a packet, or report that it cannot be sent now (the socket's buffer or the ring is full).
+     *
+     * @param destinationHost index of the receiving host in the topology.
+     * @param buffer          holding the packet.
+     * @param offset          of the pFabric header.
+     * @param length          of header and payload.
+     * @return true if the packet was accepted for sending.
+     */
+    boolean send(int destinationHost, DirectBuffer buffer, int offset, int length);
+
+    /**
+     * Push out what {@link #send(int, DirectBuffer, int, int)} accepted, for implementations that batch.
+     */
+    void flush();
+
+    /**
+     * Close the socket.
+     */
+    void close();
+}
