@@ -1,0 +1,512 @@
+package io.pfabric.hostd.transport;
+
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+
+import java.util.BitSet;
+
+/**
+ * The sending half of one pFabric flow (DESIGN §4), pure: the caller supplies the time and carries the packets.
+ * <ul>
+ *     <li>The flow starts at line rate: the window opens at the initial window (about one BDP) and grows as TCP's
+ *     does, +1 packet per ACK of new data below the slow-start threshold and +1/window above it, up to the cap.</li>
+ *     <li>Each packet carries the priority of the {@link PriorityPolicy}; with remaining size, the bytes neither
+ *     cumulatively acknowledged nor SACKed.</li>
+ *     <li>Loss is found only by the fixed timeout, restarted by each ACK of new data. On a timeout the slow-start
+ *     threshold becomes half the window (at least 2), the window 1, every packet in flight is taken as lost and
+ *     sending resumes at the first unacknowledged byte, skipping SACKed segments.</li>
+ *     <li>After {@code probeAfterTimeouts} consecutive timeouts the flow enters probe mode: one 1-byte probe per
+ *     timeout until any ACK arrives, after which it slow-starts again.</li>
+ *     <li>In the LineRate variant there is no window and no probe mode: every unacknowledged segment not in flight
+ *     may go.</li>
+ * </ul>
+ * The flow is split into segments of the configured length (the last one may be shorter); SACK blocks and the
+ * cumulative ack are taken at segment granularity, as the receiver sends them. Allocates its segment maps when
+ * created; nothing afterwards.
+ */
+public final class FlowSender
+{
+    private static final double INITIAL_SSTHRESH_PACKETS = 1e9;
+
+    private final TransportConfiguration configuration;
+    private final long flowId;
+    private final int destinationHost;
+    private final long sizeBytes;
+    private final int segmentCount;
+    private final long startNs;
+    private final long deadlineUs;
+    private final BitSet acked;
+    private final BitSet inFlight;
+    private final BitSet everSent;
+
+    private int cumulativeSegments;
+    private long ackedBytes;
+    private int inFlightPackets;
+    private int nextSegment;
+    private double windowPackets;
+    private double slowStartThresholdPackets = INITIAL_SSTHRESH_PACKETS;
+    private int consecutiveTimeouts;
+    private boolean probeMode;
+    private boolean probeDue;
+    private boolean timerArmed;
+    private long timeoutDeadlineNs;
+    private int timeouts;
+    private long retransmittedBytes;
+    private long packetsSent;
+    private long completedNs = -1;
+
+    /**
+     * A new flow.
+     *
+     * @param configuration   the transport's settings.
+     * @param flowId          unique id (source host id in the high 32 bits).
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       bytes to deliver, 1 to 2^32 - 1.
+     * @param startNs         when the flow arrived.
+     * @param deadlineUs      for {@link PriorityPolicy#DEADLINE}, microseconds since the transport started; else 0.
+     */
+    public FlowSender(
+        final TransportConfiguration configuration,
+        final long flowId,
+        final int destinationHost,
+        final long sizeBytes,
+        final long startNs,
+        final long deadlineUs)
+    {
+        if (sizeBytes < 1 || sizeBytes > PfabricHeaderFlyweight.MAX_PRIORITY)
+        {
+            throw new IllegalArgumentException("flow size must be 1 to 2^32 - 1 bytes: " + sizeBytes);
+        }
+        this.configuration = configuration;
+        this.flowId = flowId;
+        this.destinationHost = destinationHost;
+        this.sizeBytes = sizeBytes;
+        this.segmentCount = (int)((sizeBytes + configuration.segmentLength() - 1) / configuration.segmentLength());
+        this.startNs = startNs;
+        this.deadlineUs = deadlineUs;
+        this.acked = new BitSet(segmentCount);
+        this.inFlight = new BitSet(segmentCount);
+        this.everSent = new BitSet(segmentCount);
+        this.windowPackets = configuration.initialWindowPackets();
+    }
+
+    /**
+     * Whether a packet may be sent now: a probe is due in probe mode; otherwise the window has room (always, in the
+     * LineRate variant) and some segment is neither acknowledged nor in flight.
+     *
+     * @return true if {@link #nextPacket(long, OutboundPacket)} has something to give.
+     */
+    public boolean canSend()
+    {
+        if (isComplete())
+        {
+            return false;
+        }
+        if (probeMode)
+        {
+            return probeDue;
+        }
+        if (!configuration.lineRate() && inFlightPackets >= (int)windowPackets)
+        {
+            return false;
+        }
+        return nextSendableSegment() < segmentCount;
+    }
+
+    /**
+     * Take the next packet: a probe in probe mode, else the first segment neither acknowledged nor in flight.
+     * Call only when {@link #canSend()} says so. Arms the timeout if it is not running.
+     *
+     * @param nowNs current time.
+     * @param out   filled with the packet to send.
+     */
+    public void nextPacket(final long nowNs, final OutboundPacket out)
+    {
+        if (probeMode)
+        {
+            probeDue = false;
+            out.type = PfabricHeaderFlyweight.TYPE_PROBE;
+            out.offsetBytes = (long)cumulativeSegments * configuration.segmentLength();
+            out.payloadLength = 1;
+            out.priority = priority();
+            out.fin = false;
+        }
+        else
+        {
+            final int segment = nextSendableSegment();
+            nextSegment = segment + 1;
+            inFlight.set(segment);
+            inFlightPackets++;
+            final int length = segmentLength(segment);
+            if (everSent.get(segment))
+            {
+                retransmittedBytes += length;
+            }
+            everSent.set(segment);
+            out.type = PfabricHeaderFlyweight.TYPE_DATA;
+            out.offsetBytes = (long)segment * configuration.segmentLength();
+            out.payloadLength = length;
+            out.priority = priority();
+            out.fin = segment == segmentCount - 1;
+        }
+        packetsSent++;
+        if (!timerArmed)
+        {
+            timerArmed = true;
+            timeoutDeadlineNs = nowNs + configuration.timeoutNs();
+        }
+    }
+
+    /**
+     * An ACK for this flow arrived: mark what it acknowledges (cumulatively and in SACK blocks), grow the window if
+     * it acknowledged new data, leave probe mode, and restart or stop the timeout.
+     *
+     * @param nowNs               current time.
+     * @param cumulativeAckBytes  every byte below this has arrived.
+     * @param sackCount           number of SACK blocks given.
+     * @param sackStartBytes      start of each block (inclusive).
+     * @param sackEndBytes        end of each block (exclusive).
+     * @return true if it acknowledged data not acknowledged before.
+     */
+    public boolean onAck(
+        final long nowNs,
+        final long cumulativeAckBytes,
+        final int sackCount,
+        final long[] sackStartBytes,
+        final long[] sackEndBytes)
+    {
+        if (isComplete())
+        {
+            return false;
+        }
+        consecutiveTimeouts = 0;
+        final boolean wasProbing = probeMode;
+        probeMode = false;
+        probeDue = false;
+        final long ackedBefore = ackedBytes;
+        markAcked(0, segmentAtOrAfter(cumulativeAckBytes, true));
+        for (int i = 0; i < sackCount; i++)
+        {
+            if (sackStartBytes[i] < sackEndBytes[i])
+            {
+                markAcked(segmentAtOrAfter(sackStartBytes[i], false), segmentAtOrAfter(sackEndBytes[i], true));
+            }
+        }
+        cumulativeSegments = acked.nextClearBit(cumulativeSegments);
+        final boolean progress = ackedBytes > ackedBefore;
+        if (progress)
+        {
+            if (windowPackets < slowStartThresholdPackets)
+            {
+                windowPackets += 1;
+            }
+            else
+            {
+                windowPackets += 1 / windowPackets;
+            }
+            windowPackets = Math.min(windowPackets, configuration.maxWindowPackets());
+        }
+        if (isComplete())
+        {
+            completedNs = nowNs;
+            timerArmed = false;
+        }
+        else if (progress)
+        {
+            timerArmed = inFlightPackets > 0;
+            timeoutDeadlineNs = nowNs + configuration.timeoutNs();
+        }
+        else if (wasProbing)
+        {
+            timerArmed = false;
+        }
+        return progress;
+    }
+
+    /**
+     * The timeout fired: everything in flight is lost, the window closes to 1 and sending resumes from the first
+     * unacknowledged byte; the fifth consecutive timeout (by default) enters probe mode.
+     *
+     * @param nowNs current time, at or after {@link #timeoutDeadlineNs()}.
+     */
+    public void onTimeout(final long nowNs)
+    {
+        if (isComplete() || !timerArmed)
+        {
+            return;
+        }
+        timeouts++;
+        consecutiveTimeouts++;
+        inFlight.clear();
+        inFlightPackets = 0;
+        nextSegment = cumulativeSegments;
+        if (!configuration.lineRate())
+        {
+            slowStartThresholdPackets = Math.max(windowPackets / 2, 2);
+            windowPackets = 1;
+            if (consecutiveTimeouts >= configuration.probeAfterTimeouts())
+            {
+                probeMode = true;
+                probeDue = true;
+                timeoutDeadlineNs = nowNs + configuration.timeoutNs();
+                return;
+            }
+        }
+        timerArmed = false;
+    }
+
+    /**
+     * The priority number of this flow's next packet under the configured policy.
+     *
+     * @return 0 to 2^32 - 1.
+     */
+    public long priority()
+    {
+        final long value = switch (configuration.priorityPolicy())
+        {
+            case REMAINING_SIZE -> sizeBytes - ackedBytes;
+            case FLOW_SIZE -> sizeBytes;
+            case DEADLINE -> deadlineUs;
+        };
+        return Math.min(Math.max(value, 0), PfabricHeaderFlyweight.MAX_PRIORITY);
+    }
+
+    private int nextSendableSegment()
+    {
+        int segment = nextSegment;
+        while (true)
+        {
+            segment = acked.nextClearBit(segment);
+            if (segment >= segmentCount || !inFlight.get(segment))
+            {
+                return Math.min(segment, segmentCount);
+            }
+            segment = inFlight.nextClearBit(segment);
+        }
+    }
+
+    private int segmentAtOrAfter(final long offsetBytes, final boolean roundDown)
+    {
+        if (offsetBytes >= sizeBytes)
+        {
+            return segmentCount;
+        }
+        if (offsetBytes <= 0)
+        {
+            return 0;
+        }
+        final long segment = offsetBytes / configuration.segmentLength();
+        final boolean aligned = 0 == offsetBytes % configuration.segmentLength();
+        return (int)(aligned || roundDown ? segment : segment + 1);
+    }
+
+    private void markAcked(final int fromSegment, final int toSegment)
+    {
+        for (int segment = acked.nextClearBit(fromSegment); segment < toSegment;
+            segment = acked.nextClearBit(segment + 1))
+        {
+            acked.set(segment);
+            ackedBytes += segmentLength(segment);
+            if (inFlight.get(segment))
+            {
+                inFlight.clear(segment);
+                inFlightPackets--;
+            }
+        }
+    }
+
+    private int segmentLength(final int segment)
+    {
+        return segment == segmentCount - 1 ?
+            (int)(sizeBytes - (long)segment * configuration.segmentLength()) : configuration.segmentLength();
+    }
+
+    /**
+     * Whether every byte has been acknowledged.
+     *
+     * @return true when the flow is done.
+     */
+    public boolean isComplete()
+    {
+        return cumulativeSegments >= segmentCount;
+    }
+
+    /**
+     * Whether the timeout is running.
+     *
+     * @return true if {@link #timeoutDeadlineNs()} is meaningful.
+     */
+    public boolean isTimerArmed()
+    {
+        return timerArmed;
+    }
+
+    /**
+     * When the timeout fires, if it is armed.
+     *
+     * @return nanoseconds.
+     */
+    public long timeoutDeadlineNs()
+    {
+        return timeoutDeadlineNs;
+    }
+
+    /**
+     * Whether the flow only sends probes.
+     *
+     * @return true in probe mode.
+     */
+    public boolean inProbeMode()
+    {
+        return probeMode;
+    }
+
+    /**
+     * The congestion window.
+     *
+     * @return packets, fractional in congestion avoidance.
+     */
+    public double windowPackets()
+    {
+        return windowPackets;
+    }
+
+    /**
+     * The slow-start threshold.
+     *
+     * @return packets; very large until the first timeout.
+     */
+    public double slowStartThresholdPackets()
+    {
+        return slowStartThresholdPackets;
+    }
+
+    /**
+     * Packets sent and neither acknowledged nor given up as lost.
+     *
+     * @return the count.
+     */
+    public int inFlightPackets()
+    {
+        return inFlightPackets;
+    }
+
+    /**
+     * Bytes acknowledged cumulatively or by SACK.
+     *
+     * @return the count.
+     */
+    public long ackedBytes()
+    {
+        return ackedBytes;
+    }
+
+    /**
+     * Every byte below this has been acknowledged.
+     *
+     * @return byte offset.
+     */
+    public long cumulativeAckBytes()
+    {
+        return Math.min(sizeBytes, (long)cumulativeSegments * configuration.segmentLength());
+    }
+
+    /**
+     * Timeouts so far.
+     *
+     * @return the count.
+     */
+    public int timeouts()
+    {
+        return timeouts;
+    }
+
+    /**
+     * Timeouts since the last ACK.
+     *
+     * @return the count.
+     */
+    public int consecutiveTimeouts()
+    {
+        return consecutiveTimeouts;
+    }
+
+    /**
+     * Payload bytes sent more than once.
+     *
+     * @return the count.
+     */
+    public long retransmittedBytes()
+    {
+        return retransmittedBytes;
+    }
+
+    /**
+     * Packets sent, probes included.
+     *
+     * @return the count.
+     */
+    public long packetsSent()
+    {
+        return packetsSent;
+    }
+
+    /**
+     * The flow's id.
+     *
+     * @return the id.
+     */
+    public long flowId()
+    {
+        return flowId;
+    }
+
+    /**
+     * The receiving host.
+     *
+     * @return its index.
+     */
+    public int destinationHost()
+    {
+        return destinationHost;
+    }
+
+    /**
+     * Bytes to deliver.
+     *
+     * @return the size.
+     */
+    public long sizeBytes()
+    {
+        return sizeBytes;
+    }
+
+    /**
+     * When the flow arrived.
+     *
+     * @return nanoseconds.
+     */
+    public long startNs()
+    {
+        return startNs;
+    }
+
+    /**
+     * When the last byte was acknowledged.
+     *
+     * @return nanoseconds, or -1 while incomplete.
+     */
+    public long completedNs()
+    {
+        return completedNs;
+    }
+
+    /**
+     * Number of segments.
+     *
+     * @return the count.
+     */
+    public int segmentCount()
+    {
+        return segmentCount;
+    }
+}

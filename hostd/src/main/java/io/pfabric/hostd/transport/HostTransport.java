@@ -1,0 +1,660 @@
+package io.pfabric.hostd.transport;
+
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.switchd.egress.EgressPacer;
+import org.agrona.BitUtil;
+import org.agrona.DeadlineTimerWheel;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One host's pFabric transport, run to completion on one thread as an Agrona {@link Agent}: it takes new flows from
+ * the application, packets from its {@link PacketIo} and expired timeouts from a timer wheel, and among the flows
+ * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
+ * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
+ * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks.
+ * <p>
+ * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
+ * completed on the transport's thread (use the {@code ...Async} methods to leave it). Everything else belongs to the
+ * transport's thread.
+ */
+public final class HostTransport implements Agent, PacketIo.InboundHandler
+{
+    /**
+     * Most packets taken from the I/O, and most timeouts handled, per duty cycle.
+     */
+    public static final int BATCH = 32;
+
+    /**
+     * Most sends waiting for the transport's thread.
+     */
+    public static final int COMMAND_QUEUE_CAPACITY = 1 << 16;
+
+    /**
+     * Completed flows remembered, so that a late retransmission is still acknowledged.
+     */
+    public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
+
+    private static final int MAX_PACKET_LENGTH = PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH + 65_000;
+    private static final long TIMER_TICK_NS = 1_024;
+    private static final int TIMER_TICKS_PER_WHEEL = 1_024;
+    private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
+
+    private final TransportConfiguration configuration;
+    private final int localHost;
+    private final int wireOverheadLength;
+    private final PacketIo io;
+    private final NanoClock clock;
+    private final TransportListener listener;
+    private final boolean keepPayload;
+    private final EgressPacer pacer;
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands =
+        new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
+    private final Long2LongHashMap slotByFlow = new Long2LongHashMap(-1);
+    private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
+    private final Long2LongHashMap completedSizes = new Long2LongHashMap(-1);
+    private final long[] completedRing = new long[COMPLETED_FLOWS_REMEMBERED];
+    private final Long2LongHashMap slotByTimer = new Long2LongHashMap(-1);
+    private final DeadlineTimerWheel timers;
+    private final FlowHeap ready = new FlowHeap(64);
+    private final OutboundPacket outbound = new OutboundPacket();
+    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+    private final PfabricHeaderFlyweight inbound = new PfabricHeaderFlyweight();
+    private final UnsafeBuffer sendBuffer =
+        new UnsafeBuffer(ByteBuffer.allocateDirect(BitUtil.align(MAX_PACKET_LENGTH, 64)));
+    private final UnsafeBuffer inboundView = new UnsafeBuffer(0, 0);
+    private final long[] sackStarts = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
+    private final long[] sackEnds = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
+    private final TransportCounters counters = new TransportCounters();
+
+    private FlowSender[] senders = new FlowSender[64];
+    private byte[][] payloads = new byte[64][];
+    private long[] timerIds = new long[64];
+    private int[] freeSlots = new int[64];
+    private int freeCount;
+    private int slotLimit;
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private CompletableFuture<FlowRecord>[] futures = new CompletableFuture[64];
+    private int completedRingNext;
+    private int completedCount;
+    private long flowCounter;
+    private long nowNs;
+    private boolean closed;
+
+    /**
+     * A transport for one host.
+     *
+     * @param configuration      window, timeout and priority settings.
+     * @param localHost          this host's index in the topology (the high 32 bits of its flow ids).
+     * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
+     * @param wireOverheadLength bytes each packet takes on the wire besides the pFabric header and payload (Ethernet,
+     *                           IPv4 and, over UDP, the UDP header; not the FCS).
+     * @param io                 carries the packets.
+     * @param clock              time source.
+     * @param listener           told of messages and finished flows.
+     * @param keepPayload        whether received messages are assembled and handed to the listener.
+     */
+    public HostTransport(
+        final TransportConfiguration configuration,
+        final int localHost,
+        final long linkRateBitsPerSec,
+        final int wireOverheadLength,
+        final PacketIo io,
+        final NanoClock clock,
+        final TransportListener listener,
+        final boolean keepPayload)
+    {
+        if (localHost < 0)
+        {
+            throw new IllegalArgumentException("host index must not be negative: " + localHost);
+        }
+        this.configuration = configuration;
+        this.localHost = localHost;
+        this.wireOverheadLength = wireOverheadLength;
+        this.io = io;
+        this.clock = clock;
+        this.listener = listener;
+        this.keepPayload = keepPayload;
+        this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
+        this.nowNs = clock.nanoTime();
+        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, nowNs, TIMER_TICK_NS, TIMER_TICKS_PER_WHEEL);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter (a workload's flow): zeros on the wire.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       1 to 2^32 - 1.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+    {
+        return enqueue(destinationHost, sizeBytes, null, 0);
+    }
+
+    /**
+     * Send a message.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param payload         the message, 1 byte or more; not to be changed until the future completes.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final byte[] payload)
+    {
+        return enqueue(destinationHost, payload.length, payload, 0);
+    }
+
+    /**
+     * Send a message of a given size with a deadline, for {@link PriorityPolicy#DEADLINE}.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       1 to 2^32 - 1.
+     * @param deadlineUs      microseconds since the transport started.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> sendWithDeadline(
+        final int destinationHost, final long sizeBytes, final long deadlineUs)
+    {
+        return enqueue(destinationHost, sizeBytes, null, deadlineUs);
+    }
+
+    private CompletableFuture<FlowRecord> enqueue(
+        final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineUs)
+    {
+        final CompletableFuture<FlowRecord> future = new CompletableFuture<>();
+        if (destinationHost < 0 || destinationHost == localHost)
+        {
+            future.completeExceptionally(
+                new IllegalArgumentException("cannot send to host " + destinationHost + " from host " + localHost));
+            return future;
+        }
+        if (sizeBytes < 1 || sizeBytes > PfabricHeaderFlyweight.MAX_PRIORITY)
+        {
+            future.completeExceptionally(new IllegalArgumentException("message size out of range: " + sizeBytes));
+            return future;
+        }
+        final long arrivalNs = clock.nanoTime();
+        if (!commands.offer(() -> start(destinationHost, sizeBytes, payload, deadlineUs, arrivalNs, future)))
+        {
+            future.completeExceptionally(new IllegalStateException("too many sends waiting for the transport"));
+        }
+        return future;
+    }
+
+    private void start(
+        final int destinationHost,
+        final long sizeBytes,
+        final byte[] payload,
+        final long deadlineUs,
+        final long arrivalNs,
+        final CompletableFuture<FlowRecord> future)
+    {
+        if (closed)
+        {
+            future.completeExceptionally(new IllegalStateException("the transport is closed"));
+            return;
+        }
+        final long flowId = ((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL);
+        final FlowSender sender =
+            new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
+        final int slot = allocateSlot();
+        senders[slot] = sender;
+        payloads[slot] = payload;
+        futures[slot] = future;
+        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
+        slotByFlow.put(flowId, slot);
+        refresh(slot);
+        counters.flowsStarted++;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String roleName()
+    {
+        return "hostd-transport";
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int doWork()
+    {
+        nowNs = clock.nanoTime();
+        int work = 0;
+        for (int i = 0; i < BATCH; i++)
+        {
+            final Runnable command = commands.poll();
+            if (null == command)
+            {
+                break;
+            }
+            command.run();
+            work++;
+        }
+        work += io.poll(this, BATCH);
+        work += timers.poll(nowNs, this::onTimerExpiry, BATCH);
+        work += transmit();
+        io.flush();
+        return work;
+    }
+
+    private int transmit()
+    {
+        int sent = 0;
+        while (sent < BATCH && !ready.isEmpty() && (null == pacer || pacer.mayRelease(nowNs)))
+        {
+            final int slot = ready.minSlot();
+            final FlowSender sender = senders[slot];
+            sender.nextPacket(nowNs, outbound);
+            final int length = writeData(sender, payloads[slot]);
+            if (!io.send(sender.destinationHost(), sendBuffer, 0, length))
+            {
+                counters.sendFailures++;
+            }
+            if (null != pacer)
+            {
+                pacer.onRelease(nowNs, wireOverheadLength + length);
+            }
+            counters.packetsSent++;
+            refresh(slot);
+            sent++;
+        }
+        return sent;
+    }
+
+    private int writeData(final FlowSender sender, final byte[] payload)
+    {
+        final int payloadLength = outbound.payloadLength();
+        final int payloadOffset = PfabricHeaderFlyweight.HEADER_LENGTH;
+        if (null != payload)
+        {
+            sendBuffer.putBytes(payloadOffset, payload, (int)outbound.offsetBytes(), payloadLength);
+        }
+        else
+        {
+            sendBuffer.setMemory(payloadOffset, payloadLength, (byte)0);
+        }
+        header.wrap(sendBuffer, 0)
+            .version(PfabricHeaderFlyweight.VERSION)
+            .type(outbound.type())
+            .flags(0)
+            .finFlag(outbound.fin())
+            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
+            .priority(outbound.priority())
+            .flowId(sender.flowId())
+            .segmentOffset(outbound.offsetBytes())
+            .flowSize(sender.sizeBytes())
+            .payloadLength(payloadLength)
+            .sackCount(0)
+            .pathHint(0)
+            .computeChecksum(payloadLength);
+        return PfabricHeaderFlyweight.HEADER_LENGTH + payloadLength;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onPacket(final int sourceHost, final DirectBuffer buffer, final int offset, final int length)
+    {
+        counters.packetsReceived++;
+        if (length < PfabricHeaderFlyweight.HEADER_LENGTH)
+        {
+            counters.malformedPackets++;
+            return;
+        }
+        inboundView.wrap(buffer, offset, length);
+        inbound.wrap(inboundView, 0);
+        final int headerLength = inbound.headerLength();
+        final int payloadLength = inbound.payloadLength();
+        if (PfabricHeaderFlyweight.VERSION != inbound.version() || headerLength < PfabricHeaderFlyweight.HEADER_LENGTH ||
+            headerLength + payloadLength != length || !inbound.checksumValid())
+        {
+            counters.malformedPackets++;
+            return;
+        }
+        switch (inbound.type())
+        {
+            case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE ->
+                onDataOrProbe(sourceHost, headerLength, payloadLength);
+            case PfabricHeaderFlyweight.TYPE_ACK -> onAck();
+            default -> counters.malformedPackets++;
+        }
+    }
+
+    private void onDataOrProbe(final int sourceHost, final int headerLength, final int payloadLength)
+    {
+        final long flowId = inbound.flowId();
+        final long sizeBytes = inbound.flowSize();
+        final long completedSize = completedSizes.get(flowId);
+        if (completedSize >= 0)
+        {
+            counters.duplicatePackets++;
+            sendAck(sourceHost, flowId, completedSize, completedSize, null);
+            return;
+        }
+        FlowReceiver receiver = receiversByFlow.get(flowId);
+        if (null == receiver)
+        {
+            if (sizeBytes < 1 || (keepPayload && sizeBytes > Integer.MAX_VALUE - 8) ||
+                (int)(flowId >>> 32) != sourceHost)
+            {
+                counters.malformedPackets++;
+                return;
+            }
+            receiver = new FlowReceiver(flowId, sourceHost, sizeBytes, configuration.segmentLength(), keepPayload);
+            receiversByFlow.put(flowId, receiver);
+        }
+        if (PfabricHeaderFlyweight.TYPE_DATA == inbound.type())
+        {
+            final int result = receiver.onData(inbound.segmentOffset(), inboundView, headerLength, payloadLength);
+            if (FlowReceiver.INVALID == result)
+            {
+                counters.malformedPackets++;
+                return;
+            }
+            if (FlowReceiver.DUPLICATE == result)
+            {
+                counters.duplicatePackets++;
+            }
+        }
+        else
+        {
+            counters.probesReceived++;
+        }
+        sendAck(sourceHost, flowId, receiver.sizeBytes(), receiver.cumulativeAckBytes(), receiver);
+        if (receiver.isComplete())
+        {
+            receiversByFlow.remove(flowId);
+            rememberCompleted(flowId, receiver.sizeBytes());
+            counters.messagesDelivered++;
+            if (keepPayload)
+            {
+                listener.onMessage(sourceHost, flowId, receiver.message(), (int)receiver.sizeBytes());
+            }
+        }
+    }
+
+    private void rememberCompleted(final long flowId, final long sizeBytes)
+    {
+        if (completedCount == COMPLETED_FLOWS_REMEMBERED)
+        {
+            completedSizes.remove(completedRing[completedRingNext]);
+        }
+        else
+        {
+            completedCount++;
+        }
+        completedRing[completedRingNext] = flowId;
+        completedRingNext = (completedRingNext + 1) % COMPLETED_FLOWS_REMEMBERED;
+        completedSizes.put(flowId, sizeBytes);
+    }
+
+    private void sendAck(
+        final int destinationHost,
+        final long flowId,
+        final long sizeBytes,
+        final long cumulativeAckBytes,
+        final FlowReceiver receiver)
+    {
+        final int sackCount = null == receiver ? 0 : receiver.sackBlocks(sackStarts, sackEnds);
+        header.wrap(sendBuffer, 0)
+            .version(PfabricHeaderFlyweight.VERSION)
+            .type(PfabricHeaderFlyweight.TYPE_ACK)
+            .flags(0)
+            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH + sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
+            .priority(0)
+            .flowId(flowId)
+            .ack(cumulativeAckBytes)
+            .flowSize(sizeBytes)
+            .payloadLength(0)
+            .sackCount(sackCount)
+            .pathHint(0);
+        for (int i = 0; i < sackCount; i++)
+        {
+            header.sackBlock(i, sackStarts[i], sackEnds[i]);
+        }
+        header.computeChecksum(0);
+        final int length = header.headerLength();
+        if (!io.send(destinationHost, sendBuffer, 0, length))
+        {
+            counters.sendFailures++;
+        }
+        if (null != pacer)
+        {
+            pacer.onRelease(nowNs, wireOverheadLength + length);
+        }
+        counters.acksSent++;
+    }
+
+    private void onAck()
+    {
+        final long slotValue = slotByFlow.get(inbound.flowId());
+        if (slotValue < 0)
+        {
+            counters.staleAcks++;
+            return;
+        }
+        final int slot = (int)slotValue;
+        final FlowSender sender = senders[slot];
+        final int sackCount = Math.min(inbound.sackCount(), PfabricHeaderFlyweight.MAX_SACK_BLOCKS);
+        if (inbound.headerLength() < PfabricHeaderFlyweight.HEADER_LENGTH +
+            sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
+        {
+            counters.malformedPackets++;
+            return;
+        }
+        for (int i = 0; i < sackCount; i++)
+        {
+            sackStarts[i] = inbound.sackStart(i);
+            sackEnds[i] = inbound.sackEnd(i);
+        }
+        counters.acksReceived++;
+        sender.onAck(nowNs, inbound.ack(), sackCount, sackStarts, sackEnds);
+        if (sender.isComplete())
+        {
+            finish(slot, sender.completedNs());
+        }
+        else
+        {
+            refresh(slot);
+        }
+    }
+
+    private boolean onTimerExpiry(final TimeUnit timeUnit, final long expiredNs, final long timerId)
+    {
+        final long slotValue = slotByTimer.remove(timerId);
+        if (slotValue < 0)
+        {
+            return true;
+        }
+        final int slot = (int)slotValue;
+        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
+        final FlowSender sender = senders[slot];
+        if (null != sender && sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
+        {
+            sender.onTimeout(nowNs);
+            counters.timeouts++;
+        }
+        if (null != sender)
+        {
+            refresh(slot);
+        }
+        return true;
+    }
+
+    private void refresh(final int slot)
+    {
+        final FlowSender sender = senders[slot];
+        if (sender.canSend())
+        {
+            ready.upsert(slot, (sender.priority() << 31) | (arrivalOrder(slot) & SEQUENCE_MASK));
+        }
+        else
+        {
+            ready.remove(slot);
+        }
+        final long timerId = timerIds[slot];
+        final long wanted = sender.isTimerArmed() ? sender.timeoutDeadlineNs() : DeadlineTimerWheel.NULL_DEADLINE;
+        if (DeadlineTimerWheel.NULL_DEADLINE != timerId)
+        {
+            if (wanted != DeadlineTimerWheel.NULL_DEADLINE && timers.deadline(timerId) == wanted)
+            {
+                return;
+            }
+            timers.cancelTimer(timerId);
+            slotByTimer.remove(timerId);
+            timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
+        }
+        if (DeadlineTimerWheel.NULL_DEADLINE != wanted)
+        {
+            final long newTimer = timers.scheduleTimer(wanted);
+            timerIds[slot] = newTimer;
+            slotByTimer.put(newTimer, slot);
+        }
+    }
+
+    private long arrivalOrder(final int slot)
+    {
+        return senders[slot].flowId() & 0xFFFF_FFFFL;
+    }
+
+    private void finish(final int slot, final long endNs)
+    {
+        final FlowSender sender = senders[slot];
+        ready.remove(slot);
+        final long timerId = timerIds[slot];
+        if (DeadlineTimerWheel.NULL_DEADLINE != timerId)
+        {
+            timers.cancelTimer(timerId);
+            slotByTimer.remove(timerId);
+        }
+        slotByFlow.remove(sender.flowId());
+        final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
+            sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
+        final CompletableFuture<FlowRecord> future = futures[slot];
+        senders[slot] = null;
+        payloads[slot] = null;
+        futures[slot] = null;
+        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
+        freeSlots[freeCount++] = slot;
+        if (record.isComplete())
+        {
+            counters.flowsCompleted++;
+        }
+        listener.onFlowFinished(record);
+        if (record.isComplete())
+        {
+            future.complete(record);
+        }
+        else
+        {
+            future.completeExceptionally(new IncompleteFlowException(record));
+        }
+    }
+
+    private int allocateSlot()
+    {
+        if (freeCount > 0)
+        {
+            return freeSlots[--freeCount];
+        }
+        if (slotLimit == senders.length)
+        {
+            final int capacity = senders.length * 2;
+            senders = Arrays.copyOf(senders, capacity);
+            payloads = Arrays.copyOf(payloads, capacity);
+            futures = Arrays.copyOf(futures, capacity);
+            timerIds = Arrays.copyOf(timerIds, capacity);
+            freeSlots = Arrays.copyOf(freeSlots, capacity);
+        }
+        return slotLimit++;
+    }
+
+    /**
+     * Stop: every flow not yet complete is reported to the listener as incomplete and its future fails with an
+     * {@link IncompleteFlowException}; sends still waiting fail too. Transport thread only, after the last duty
+     * cycle.
+     */
+    public void onClose()
+    {
+        closed = true;
+        final List<Integer> active = new ArrayList<>();
+        for (int slot = 0; slot < slotLimit; slot++)
+        {
+            if (null != senders[slot])
+            {
+                active.add(slot);
+            }
+        }
+        for (final int slot : active)
+        {
+            finish(slot, -1);
+        }
+        Runnable command;
+        while (null != (command = commands.poll()))
+        {
+            command.run();
+        }
+    }
+
+    /**
+     * Flows this host is sending.
+     *
+     * @return the count; transport thread only.
+     */
+    public int activeFlows()
+    {
+        return slotByFlow.size();
+    }
+
+    /**
+     * Visit each active sender, for reports; transport thread only.
+     *
+     * @param visitor given each one.
+     */
+    public void forEachSender(final Consumer<FlowSender> visitor)
+    {
+        for (int slot = 0; slot < slotLimit; slot++)
+        {
+            if (null != senders[slot])
+            {
+                visitor.accept(senders[slot]);
+            }
+        }
+    }
+
+    /**
+     * The transport's counters.
+     *
+     * @return the counters, written by the transport's thread.
+     */
+    public TransportCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * This host's index.
+     *
+     * @return the index.
+     */
+    public int localHost()
+    {
+        return localHost;
+    }
+}

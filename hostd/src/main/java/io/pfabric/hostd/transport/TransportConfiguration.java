@@ -1,0 +1,125 @@
+package io.pfabric.hostd.transport;
+
+/**
+ * The transport's settings, with the pFabric paper's values as defaults (10 Gb/s hosts, 14.68 µs base RTT).
+ *
+ * @param segmentLength             payload bytes per data packet (the MSS), 1 to 65,000; 1460 by default.
+ * @param initialWindowPackets      congestion window of a new flow, about one bandwidth-delay product; 12.
+ * @param maxWindowPackets          cap of the congestion window, the switch buffer in packets less one; 23.
+ * @param timeoutNs                 the fixed retransmission timeout, about 3 base RTTs; 45 µs.
+ * @param probeAfterTimeouts        consecutive timeouts after which the flow only sends probes; 5.
+ * @param lineRate                  no window at all (the LineRate variant): every segment goes out at once.
+ * @param priorityPolicy            what a data packet's priority says.
+ */
+public record TransportConfiguration(
+    int segmentLength,
+    int initialWindowPackets,
+    int maxWindowPackets,
+    long timeoutNs,
+    int probeAfterTimeouts,
+    boolean lineRate,
+    PriorityPolicy priorityPolicy)
+{
+    /**
+     * Payload bytes per data packet in the pFabric simulations (1500 bytes on the wire with 40 bytes of headers).
+     */
+    public static final int DEFAULT_SEGMENT_LENGTH = 1460;
+
+    /**
+     * Bytes on the wire that the window and the bandwidth-delay product count per full packet.
+     */
+    public static final int FULL_PACKET_WIRE_LENGTH = 1500;
+
+    /**
+     * The pFabric paper's settings.
+     */
+    public static final TransportConfiguration PAPER =
+        new TransportConfiguration(DEFAULT_SEGMENT_LENGTH, 12, 23, 45_000, 5, false, PriorityPolicy.REMAINING_SIZE);
+
+    /**
+     * Validate.
+     */
+    public TransportConfiguration
+    {
+        if (segmentLength < 1 || segmentLength > 65_000)
+        {
+            throw new IllegalArgumentException("segment length must be 1 to 65,000 bytes: " + segmentLength);
+        }
+        if (initialWindowPackets < 1 || maxWindowPackets < initialWindowPackets)
+        {
+            throw new IllegalArgumentException("windows must satisfy 1 <= initial <= max: " + initialWindowPackets +
+                ", " + maxWindowPackets);
+        }
+        if (timeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("timeout must be positive: " + timeoutNs + " ns");
+        }
+        if (probeAfterTimeouts < 1)
+        {
+            throw new IllegalArgumentException("probe mode needs at least 1 timeout: " + probeAfterTimeouts);
+        }
+        if (null == priorityPolicy)
+        {
+            throw new IllegalArgumentException("a priority policy is required");
+        }
+    }
+
+    /**
+     * Settings for a fabric of a given host rate and base RTT, as the paper derives them: the initial window is the
+     * bandwidth-delay product in full packets (rounded up), the cap is the switch buffer in full packets less one,
+     * and the timeout is three base RTTs.
+     *
+     * @param rateBitsPerSec      host link rate.
+     * @param baseRttNs           round trip of a full packet and its ACK on the idle fabric.
+     * @param switchBufferLength  bytes of buffer per switch port (36,000 for pFabric).
+     * @return the settings, remaining-size priorities, windowed.
+     */
+    public static TransportConfiguration forFabric(
+        final long rateBitsPerSec, final long baseRttNs, final long switchBufferLength)
+    {
+        if (rateBitsPerSec <= 0 || baseRttNs <= 0 || switchBufferLength < 2L * FULL_PACKET_WIRE_LENGTH)
+        {
+            throw new IllegalArgumentException("need a positive rate and RTT and a buffer of at least two packets");
+        }
+        final double bdpBytes = rateBitsPerSec / 8.0 * baseRttNs / 1e9;
+        final int maxWindow = (int)Math.min(Integer.MAX_VALUE, switchBufferLength / FULL_PACKET_WIRE_LENGTH - 1);
+        final int initialWindow = (int)Math.max(1, Math.min(maxWindow, Math.ceil(bdpBytes / FULL_PACKET_WIRE_LENGTH)));
+        return new TransportConfiguration(DEFAULT_SEGMENT_LENGTH, initialWindow, maxWindow, 3 * baseRttNs, 5, false,
+            PriorityPolicy.REMAINING_SIZE);
+    }
+
+    /**
+     * The same settings in the LineRate variant.
+     *
+     * @return a copy with no window.
+     */
+    public TransportConfiguration withLineRate()
+    {
+        return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
+            probeAfterTimeouts, true, priorityPolicy);
+    }
+
+    /**
+     * The same settings with another priority policy.
+     *
+     * @param policy what priorities say.
+     * @return a copy.
+     */
+    public TransportConfiguration withPriorityPolicy(final PriorityPolicy policy)
+    {
+        return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
+            probeAfterTimeouts, lineRate, policy);
+    }
+
+    /**
+     * The same settings with another timeout.
+     *
+     * @param newTimeoutNs the fixed retransmission timeout.
+     * @return a copy.
+     */
+    public TransportConfiguration withTimeoutNs(final long newTimeoutNs)
+    {
+        return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, newTimeoutNs,
+            probeAfterTimeouts, lineRate, priorityPolicy);
+    }
+}

@@ -1,0 +1,152 @@
+package io.pfabric.hostd.transport;
+
+/**
+ * What a {@link HostTransport} has done. Written by the transport's thread only; other threads may read stale
+ * values.
+ */
+public final class TransportCounters
+{
+    long flowsStarted;
+    long flowsCompleted;
+    long packetsSent;
+    long packetsReceived;
+    long acksSent;
+    long acksReceived;
+    long probesReceived;
+    long timeouts;
+    long messagesDelivered;
+    long duplicatePackets;
+    long malformedPackets;
+    long staleAcks;
+    long sendFailures;
+
+    /**
+     * Flows the application started.
+     *
+     * @return the count.
+     */
+    public long flowsStarted()
+    {
+        return flowsStarted;
+    }
+
+    /**
+     * Flows whose every byte was acknowledged.
+     *
+     * @return the count.
+     */
+    public long flowsCompleted()
+    {
+        return flowsCompleted;
+    }
+
+    /**
+     * Data packets and probes sent.
+     *
+     * @return the count.
+     */
+    public long packetsSent()
+    {
+        return packetsSent;
+    }
+
+    /**
+     * Packets received, of any kind.
+     *
+     * @return the count.
+     */
+    public long packetsReceived()
+    {
+        return packetsReceived;
+    }
+
+    /**
+     * ACKs sent.
+     *
+     * @return the count.
+     */
+    public long acksSent()
+    {
+        return acksSent;
+    }
+
+    /**
+     * ACKs received for active flows.
+     *
+     * @return the count.
+     */
+    public long acksReceived()
+    {
+        return acksReceived;
+    }
+
+    /**
+     * Probes received.
+     *
+     * @return the count.
+     */
+    public long probesReceived()
+    {
+        return probesReceived;
+    }
+
+    /**
+     * Timeouts of this host's flows.
+     *
+     * @return the count.
+     */
+    public long timeouts()
+    {
+        return timeouts;
+    }
+
+    /**
+     * Whole messages received.
+     *
+     * @return the count.
+     */
+    public long messagesDelivered()
+    {
+        return messagesDelivered;
+    }
+
+    /**
+     * Data segments that had arrived before.
+     *
+     * @return the count.
+     */
+    public long duplicatePackets()
+    {
+        return duplicatePackets;
+    }
+
+    /**
+     * Packets dropped as malformed: short, bad checksum, wrong lengths or offsets.
+     *
+     * @return the count.
+     */
+    public long malformedPackets()
+    {
+        return malformedPackets;
+    }
+
+    /**
+     * ACKs for flows no longer active.
+     *
+     * @return the count.
+     */
+    public long staleAcks()
+    {
+        return staleAcks;
+    }
+
+    /**
+     * Packets the I/O would not take.
+     *
+     * @return the count.
+     */
+    public long sendFailures()
+    {
+        return sendFailures;
+    }
+}
