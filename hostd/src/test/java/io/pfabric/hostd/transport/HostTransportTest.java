@@ -1,0 +1,167 @@
+package io.pfabric.hostd.transport;
+
+import org.agrona.DirectBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Host transports over an in-process network on virtual time: the SRPT choice at the source, and exactly-once
+ * intact delivery through loss, reordering, duplication and truncation.
+ */
+@Timeout(300)
+class HostTransportTest
+{
+    private static final long LINK_BPS = 10_000_000_000L;
+    private static final int OVERHEAD = 14 + 20 + 8;
+    private static final long STEP_NS = 500;
+
+    /**
+     * Collects what one host receives and finishes.
+     */
+    private static final class Recorder implements TransportListener
+    {
+        final Map<Long, byte[]> messages = new HashMap<>();
+        final Map<Long, Integer> deliveries = new HashMap<>();
+        final List<FlowRecord> finished = new ArrayList<>();
+
+        public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
+        {
+            final byte[] bytes = new byte[length];
+            message.getBytes(0, bytes);
+            messages.put(flowId, bytes);
+            deliveries.merge(flowId, 1, Integer::sum);
+        }
+
+        public void onFlowFinished(final FlowRecord record)
+        {
+            finished.add(record);
+        }
+    }
+
+    private static List<HostTransport> hosts(final LossyNetwork network, final List<Recorder> recorders,
+        final int count)
+    {
+        final List<HostTransport> transports = new ArrayList<>();
+        for (int host = 0; host < count; host++)
+        {
+            final Recorder recorder = new Recorder();
+            recorders.add(recorder);
+            transports.add(new HostTransport(TransportConfiguration.PAPER, host, LINK_BPS, OVERHEAD,
+                network.endpoint(host), network, recorder, true));
+        }
+        return transports;
+    }
+
+    private static byte[] randomBytes(final SplittableRandom random, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    @Test
+    void theSourceSendsTheFlowWithTheLeastRemainingFirst()
+    {
+        final LossyNetwork network = new LossyNetwork(1, 0, 0, 0, 2_000, 0);
+        final List<Recorder> recorders = new ArrayList<>();
+        final List<HostTransport> transports = hosts(network, recorders, 2);
+        final CompletableFuture<FlowRecord> large = transports.get(0).send(1, 300_000);
+        final CompletableFuture<FlowRecord> medium = transports.get(0).send(1, 30_000);
+        final CompletableFuture<FlowRecord> small = transports.get(0).send(1, 3_000);
+        network.runUntil(transports, () -> large.isDone(), STEP_NS, 100_000_000L);
+
+        final List<Long> order = new ArrayList<>();
+        for (final FlowRecord record : recorders.get(0).finished)
+        {
+            order.add(record.sizeBytes());
+        }
+        assertEquals(List.of(3_000L, 30_000L, 300_000L), order, "completion order is shortest first");
+        assertTrue(small.join().endNs() < medium.join().endNs());
+        assertEquals(0, large.join().timeouts(), "nothing lost on a lossless network");
+    }
+
+    @Test
+    void messagesOfOnePacketAHundredKilobytesAndAHundredMegabytesArriveOnceAndIntactThroughALossyNetwork()
+    {
+        final LossyNetwork network = new LossyNetwork(7, 0.10, 0.01, 0.01, 2_000, 3_000);
+        final List<Recorder> recorders = new ArrayList<>();
+        final List<HostTransport> transports = hosts(network, recorders, 2);
+        final SplittableRandom random = new SplittableRandom(99);
+        final byte[] one = randomBytes(random, 1_000);
+        final byte[] hundredKb = randomBytes(random, 100_000);
+        final byte[] hundredMb = randomBytes(random, 100_000_000);
+        final List<CompletableFuture<FlowRecord>> sends = List.of(
+            transports.get(0).send(1, one), transports.get(1).send(0, hundredKb), transports.get(0).send(1, hundredMb));
+        network.runUntil(transports, () -> sends.stream().allMatch(CompletableFuture::isDone), STEP_NS,
+            60_000_000_000L);
+
+        final FlowRecord oneRecord = sends.get(0).join();
+        final FlowRecord kbRecord = sends.get(1).join();
+        final FlowRecord mbRecord = sends.get(2).join();
+        assertArrayEquals(one, recorders.get(1).messages.get(oneRecord.flowId()));
+        assertArrayEquals(hundredKb, recorders.get(0).messages.get(kbRecord.flowId()));
+        assertArrayEquals(hundredMb, recorders.get(1).messages.get(mbRecord.flowId()));
+        for (final Recorder recorder : recorders)
+        {
+            recorder.deliveries.values().forEach(count -> assertEquals(1, count, "delivered exactly once"));
+        }
+        assertTrue(mbRecord.timeouts() > 0 && mbRecord.retransmittedBytes() > 0, "the loss was real: " + mbRecord);
+        assertTrue(network.packetsLost() > network.packetsSent() / 20, "about 10% lost");
+    }
+
+    @Test
+    void tenThousandConcurrentFlowsAmongFourHostsAllArriveOnceAndIntact()
+    {
+        final LossyNetwork network = new LossyNetwork(11, 0.10, 0.01, 0.01, 2_000, 3_000);
+        final List<Recorder> recorders = new ArrayList<>();
+        final List<HostTransport> transports = hosts(network, recorders, 4);
+        final SplittableRandom random = new SplittableRandom(5);
+        final Map<Long, byte[]> sent = new HashMap<>();
+        final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
+        final List<byte[]> payloads = new ArrayList<>();
+        final List<Integer> destinations = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++)
+        {
+            final int source = i % 4;
+            final int destination = (source + 1 + random.nextInt(3)) % 4;
+            final byte[] payload = randomBytes(random, 1 + random.nextInt(20_000));
+            payloads.add(payload);
+            destinations.add(destination);
+            sends.add(transports.get(source).send(destination, payload));
+        }
+        network.runUntil(transports, () -> sends.stream().allMatch(CompletableFuture::isDone), STEP_NS,
+            60_000_000_000L);
+
+        for (int i = 0; i < sends.size(); i++)
+        {
+            final FlowRecord record = sends.get(i).join();
+            sent.put(record.flowId(), payloads.get(i));
+            final byte[] received = recorders.get(destinations.get(i)).messages.get(record.flowId());
+            assertNotNull(received, "flow " + i + " delivered");
+            assertArrayEquals(payloads.get(i), received, "flow " + i + " intact");
+        }
+        int delivered = 0;
+        for (final Recorder recorder : recorders)
+        {
+            for (final int count : recorder.deliveries.values())
+            {
+                assertEquals(1, count, "delivered exactly once");
+                delivered++;
+            }
+        }
+        assertEquals(10_000, delivered);
+        assertEquals(10_000, sent.size());
+    }
+}
