@@ -27,6 +27,7 @@ import java.util.function.Consumer;
  * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
  * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
  * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks.
+ * While a flow waits only for the pacer, {@link #doWork()} reports work so that an idle strategy keeps polling.
  * <p>
  * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
  * completed on the transport's thread (use the {@code ...Async} methods to leave it). Everything else belongs to the
@@ -250,6 +251,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         work += timers.poll(nowNs, this::onTimerExpiry, BATCH);
         work += transmit();
         io.flush();
+        if (0 == work && !ready.isEmpty())
+        {
+            work = 1;
+        }
         return work;
     }
 

@@ -1,0 +1,4 @@
+/**
+ * Helpers for reading settings: durations and sizes as written on a command line.
+ */
+package io.pfabric.common.config;

@@ -1,0 +1,266 @@
+package io.pfabric.hostd;
+
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.io.PacketIoFactory;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.HostTransport;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportCounters;
+import io.pfabric.hostd.transport.TransportListener;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One host of a topology running pFabric's transport: the embedded Java API. Its {@link HostTransport} runs on its
+ * own thread, which enters the host's network namespace (if given), opens the packet I/O and then polls until
+ * {@link #close()}; closing reports every flow still in flight to the listener as incomplete.
+ */
+public final class HostDaemon implements AutoCloseable
+{
+    private static final long START_TIMEOUT_SECONDS = 30;
+
+    private final Topology topology;
+    private final HostSpec host;
+    private final int hostIndex;
+    private final Thread thread;
+    private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private volatile boolean running = true;
+
+    /**
+     * How to run a host.
+     *
+     * @param configuration      window, timeout and priority settings.
+     * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
+     * @param wireOverheadLength bytes per packet on the wire besides the pFabric header and payload.
+     * @param namespace          network namespace to enter before opening the I/O, or null.
+     * @param keepPayload        whether received messages are assembled and given to the listener.
+     */
+    public record Options(
+        TransportConfiguration configuration,
+        long linkRateBitsPerSec,
+        int wireOverheadLength,
+        String namespace,
+        boolean keepPayload)
+    {
+    }
+
+    private HostDaemon(final Topology topology, final HostSpec host, final int hostIndex, final Options options,
+        final PacketIoFactory ioFactory, final TransportListener listener)
+    {
+        this.topology = topology;
+        this.host = host;
+        this.hostIndex = hostIndex;
+        this.thread = new Thread(() -> run(options, ioFactory, listener), "hostd-" + host.name());
+        this.thread.setDaemon(true);
+    }
+
+    /**
+     * Start a host.
+     *
+     * @param topology  the fabric.
+     * @param hostName  which host this is.
+     * @param options   how to run it.
+     * @param ioFactory opens the packet I/O on the host's thread.
+     * @param listener  told of messages and finished flows, on the host's thread.
+     * @return the running host.
+     * @throws IOException if the namespace cannot be entered or the I/O cannot be opened.
+     */
+    public static HostDaemon start(
+        final Topology topology,
+        final String hostName,
+        final Options options,
+        final PacketIoFactory ioFactory,
+        final TransportListener listener) throws IOException
+    {
+        final List<HostSpec> hosts = topology.hosts();
+        for (int i = 0; i < hosts.size(); i++)
+        {
+            if (hosts.get(i).name().equals(hostName))
+            {
+                final HostDaemon daemon = new HostDaemon(topology, hosts.get(i), i, options, ioFactory, listener);
+                daemon.thread.start();
+                daemon.awaitStart();
+                return daemon;
+            }
+        }
+        throw new IllegalArgumentException("no host named '" + hostName + "' in the topology");
+    }
+
+    private void awaitStart() throws IOException
+    {
+        try
+        {
+            started.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            if (ex.getCause() instanceof IOException cause)
+            {
+                throw cause;
+            }
+            throw new IOException(ex.getCause().getMessage(), ex.getCause());
+        }
+        catch (final TimeoutException ex)
+        {
+            close();
+            throw new IOException("host " + host.name() + " did not start in " + START_TIMEOUT_SECONDS + " s");
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IOException("interrupted while starting host " + host.name(), ex);
+        }
+    }
+
+    private void run(final Options options, final PacketIoFactory ioFactory, final TransportListener listener)
+    {
+        final PacketIo io;
+        final HostTransport transport;
+        try
+        {
+            if (null != options.namespace())
+            {
+                NetworkNamespace.enterOnCurrentThread(options.namespace());
+            }
+            io = ioFactory.open(topology, hostIndex);
+            transport = new HostTransport(options.configuration(), hostIndex, options.linkRateBitsPerSec(),
+                options.wireOverheadLength(), io, new SystemNanoClock(), listener, options.keepPayload());
+        }
+        catch (final IOException | PacketSocketException | RuntimeException ex)
+        {
+            started.completeExceptionally(ex instanceof IOException ? ex : new IOException(ex.getMessage(), ex));
+            stopped.complete(null);
+            return;
+        }
+        started.complete(transport);
+        final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 50_000);
+        try
+        {
+            while (running)
+            {
+                idle.idle(transport.doWork());
+            }
+        }
+        finally
+        {
+            transport.onClose();
+            io.close();
+            stopped.complete(null);
+        }
+    }
+
+    private HostTransport transport()
+    {
+        return started.join();
+    }
+
+    /**
+     * Send a message to another host; the future completes when its last byte is acknowledged.
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload)
+    {
+        return transport().send(hostIndex(destination), payload);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter.
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes)
+    {
+        return transport().send(hostIndex(destination), sizeBytes);
+    }
+
+    /**
+     * The index of a host in the topology.
+     *
+     * @param name the host's name.
+     * @return its index.
+     * @throws IllegalArgumentException if there is no such host.
+     */
+    public int hostIndex(final String name)
+    {
+        final List<HostSpec> hosts = topology.hosts();
+        for (int i = 0; i < hosts.size(); i++)
+        {
+            if (hosts.get(i).name().equals(name))
+            {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no host named '" + name + "' in the topology");
+    }
+
+    /**
+     * The name of a host.
+     *
+     * @param index in the topology.
+     * @return its name.
+     */
+    public String hostName(final int index)
+    {
+        return topology.hosts().get(index).name();
+    }
+
+    /**
+     * This host.
+     *
+     * @return its spec.
+     */
+    public HostSpec host()
+    {
+        return host;
+    }
+
+    /**
+     * The transport's counters (read from another thread: possibly stale).
+     *
+     * @return the counters.
+     */
+    public TransportCounters counters()
+    {
+        return transport().counters();
+    }
+
+    /**
+     * Stop the transport's thread; flows still in flight are reported incomplete. Waits for the thread to finish.
+     */
+    public void close()
+    {
+        running = false;
+        try
+        {
+            stopped.get(10, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        catch (final ExecutionException | TimeoutException | CompletionException ex)
+        {
+            thread.interrupt();
+        }
+    }
+}

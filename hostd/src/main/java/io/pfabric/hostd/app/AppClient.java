@@ -1,0 +1,249 @@
+package io.pfabric.hostd.app;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A client of a host's application socket ({@link AppProtocol}): sends messages and, once subscribed, receives
+ * them. A reader thread matches answers to requests and hands messages to the handler. Cold path.
+ */
+public final class AppClient implements AutoCloseable
+{
+    /**
+     * The answer to a send.
+     *
+     * @param flowId             the flow that carried it.
+     * @param fctNs              its completion time.
+     * @param timeouts           timeouts it took.
+     * @param retransmittedBytes bytes it sent again.
+     */
+    public record Completion(long flowId, long fctNs, int timeouts, long retransmittedBytes)
+    {
+    }
+
+    /**
+     * Receives messages after {@link #subscribe(MessageHandler)}.
+     */
+    @FunctionalInterface
+    public interface MessageHandler
+    {
+        /**
+         * A whole message.
+         *
+         * @param sourceHost the sender's name.
+         * @param flowId     the flow that carried it.
+         * @param message    its bytes.
+         */
+        void onMessage(String sourceHost, long flowId, byte[] message);
+    }
+
+    private final SocketChannel channel;
+    private final OutputStream out;
+    private final Map<Integer, CompletableFuture<Completion>> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger nextRequest = new AtomicInteger();
+    private final Thread reader;
+    private volatile MessageHandler handler;
+    private volatile IOException failure;
+
+    private AppClient(final SocketChannel channel)
+    {
+        this.channel = channel;
+        this.out = Channels.newOutputStream(channel);
+        this.reader = new Thread(this::read, "pfabric-app-client");
+        this.reader.setDaemon(true);
+    }
+
+    /**
+     * Connect to a host's socket.
+     *
+     * @param path the socket's path.
+     * @return the client.
+     * @throws IOException if nothing listens there.
+     */
+    public static AppClient connect(final Path path) throws IOException
+    {
+        final SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try
+        {
+            channel.connect(UnixDomainSocketAddress.of(path));
+        }
+        catch (final IOException ex)
+        {
+            channel.close();
+            throw new IOException("no hostd listening on " + path + " (start one with 'pfabric hostd'): " +
+                ex.getMessage(), ex);
+        }
+        final AppClient client = new AppClient(channel);
+        client.reader.start();
+        return client;
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter.
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final long sizeBytes)
+    {
+        return send(destination, sizeBytes, null);
+    }
+
+    /**
+     * Send a message.
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final byte[] payload)
+    {
+        return send(destination, payload.length, payload);
+    }
+
+    private CompletableFuture<Completion> send(final String destination, final long sizeBytes, final byte[] payload)
+    {
+        final CompletableFuture<Completion> future = new CompletableFuture<>();
+        final int requestId = nextRequest.getAndIncrement();
+        pending.put(requestId, future);
+        try
+        {
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + (null == payload ? 0 : payload.length));
+            final DataOutputStream frame = new DataOutputStream(bytes);
+            frame.writeByte(AppProtocol.SEND);
+            frame.writeInt(requestId);
+            AppProtocol.writeString(frame, destination);
+            frame.writeLong(sizeBytes);
+            frame.writeByte(null == payload ? 0 : AppProtocol.FLAG_PAYLOAD);
+            if (null != payload)
+            {
+                frame.write(payload);
+            }
+            write(bytes.toByteArray());
+        }
+        catch (final IOException ex)
+        {
+            pending.remove(requestId);
+            future.completeExceptionally(ex);
+        }
+        return future;
+    }
+
+    /**
+     * Receive every whole message the host gets from now on.
+     *
+     * @param messageHandler called on the client's reader thread.
+     * @throws IOException if the request cannot be sent.
+     */
+    public void subscribe(final MessageHandler messageHandler) throws IOException
+    {
+        handler = messageHandler;
+        write(new byte[]{ (byte)AppProtocol.SUBSCRIBE });
+    }
+
+    private synchronized void write(final byte[] body) throws IOException
+    {
+        if (null != failure)
+        {
+            throw failure;
+        }
+        final byte[] length = {
+            (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
+        out.write(length);
+        out.write(body);
+        out.flush();
+    }
+
+    private void read()
+    {
+        try (DataInputStream in = new DataInputStream(Channels.newInputStream(channel)))
+        {
+            byte[] body;
+            while (null != (body = AppProtocol.readFrame(in)))
+            {
+                final DataInputStream fields = new DataInputStream(new ByteArrayInputStream(body));
+                switch (fields.readUnsignedByte())
+                {
+                    case AppProtocol.COMPLETED ->
+                    {
+                        final CompletableFuture<Completion> future = pending.remove(fields.readInt());
+                        final Completion completion =
+                            new Completion(fields.readLong(), fields.readLong(), fields.readInt(), fields.readLong());
+                        if (null != future)
+                        {
+                            future.complete(completion);
+                        }
+                    }
+                    case AppProtocol.FAILED ->
+                    {
+                        final CompletableFuture<Completion> future = pending.remove(fields.readInt());
+                        final String reason = AppProtocol.readString(fields);
+                        if (null != future)
+                        {
+                            future.completeExceptionally(new IOException(reason));
+                        }
+                    }
+                    case AppProtocol.MESSAGE ->
+                    {
+                        final String source = AppProtocol.readString(fields);
+                        final long flowId = fields.readLong();
+                        final byte[] message = new byte[fields.readInt()];
+                        fields.readFully(message);
+                        final MessageHandler current = handler;
+                        if (null != current)
+                        {
+                            current.onMessage(source, flowId, message);
+                        }
+                    }
+                    default -> throw new IOException("unknown frame from the host");
+                }
+            }
+            failure = new IOException("the host closed the connection");
+        }
+        catch (final IOException ex)
+        {
+            failure = ex;
+        }
+        pending.values().forEach(future -> future.completeExceptionally(failure));
+        pending.clear();
+    }
+
+    /**
+     * Whether the connection to the host is still up.
+     *
+     * @return false once the host closed it or it failed.
+     */
+    public boolean isConnected()
+    {
+        return null == failure && channel.isOpen();
+    }
+
+    /**
+     * Disconnect.
+     */
+    public void close()
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ex)
+        {
+            // Closing anyway.
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.pfabric.hostd.app;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The frames of the application socket. Every frame is a big-endian u32 length (of what follows), a u8 type and
+ * the type's fields, all big-endian:
+ * <pre>
+ * 1 SEND       u32 request id, u16 name length, destination host name (UTF-8), u64 size in bytes,
+ *              u8 flags (bit 0: the payload follows), payload (size bytes, when flagged)
+ * 2 COMPLETED  u32 request id, u64 flow id, u64 flow completion time in ns, u32 timeouts, u64 retransmitted bytes
+ * 3 FAILED     u32 request id, u16 length, reason (UTF-8)
+ * 4 SUBSCRIBE  (nothing): from now on the server sends a MESSAGE for every whole message this host receives
+ * 5 MESSAGE    u16 name length, source host name (UTF-8), u64 flow id, u32 length, the message
+ * </pre>
+ * A client sends SEND and SUBSCRIBE; the server answers each SEND with COMPLETED or FAILED (in completion order,
+ * matched by request id) and pushes MESSAGE frames to subscribers. Frames longer than {@link #MAX_FRAME_LENGTH}
+ * are refused.
+ */
+public final class AppProtocol
+{
+    /**
+     * Send a message.
+     */
+    public static final int SEND = 1;
+
+    /**
+     * A send completed.
+     */
+    public static final int COMPLETED = 2;
+
+    /**
+     * A send failed.
+     */
+    public static final int FAILED = 3;
+
+    /**
+     * Ask for received messages.
+     */
+    public static final int SUBSCRIBE = 4;
+
+    /**
+     * A received message.
+     */
+    public static final int MESSAGE = 5;
+
+    /**
+     * Flag of SEND: the payload follows.
+     */
+    public static final int FLAG_PAYLOAD = 1;
+
+    /**
+     * Longest frame accepted: a 1 GiB message and its fields.
+     */
+    public static final int MAX_FRAME_LENGTH = (1 << 30) + 1024;
+
+    private AppProtocol()
+    {
+    }
+
+    /**
+     * Read one frame's body (type and fields).
+     *
+     * @param in the stream.
+     * @return the body, or null at a clean end of stream.
+     * @throws IOException if the stream ends inside a frame or the frame is too long.
+     */
+    public static byte[] readFrame(final DataInputStream in) throws IOException
+    {
+        final int first = in.read();
+        if (first < 0)
+        {
+            return null;
+        }
+        final int length = (first << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) |
+            in.readUnsignedByte();
+        if (length < 1 || length > MAX_FRAME_LENGTH)
+        {
+            throw new IOException("frame length " + length + " out of range");
+        }
+        final byte[] body = new byte[length];
+        try
+        {
+            in.readFully(body);
+        }
+        catch (final EOFException ex)
+        {
+            throw new IOException("the stream ended inside a frame", ex);
+        }
+        return body;
+    }
+
+    static void writeString(final DataOutputStream out, final String text) throws IOException
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > 0xFFFF)
+        {
+            throw new IOException("string too long for the protocol: " + bytes.length + " bytes");
+        }
+        out.writeShort(bytes.length);
+        out.write(bytes);
+    }
+
+    static String readString(final DataInputStream in) throws IOException
+    {
+        final byte[] bytes = new byte[in.readUnsignedShort()];
+        in.readFully(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
