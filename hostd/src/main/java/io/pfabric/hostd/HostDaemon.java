@@ -194,6 +194,59 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
+     * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
+     * flow (a full packet out, its ACK back) on the idle fabric: the smallest of several, sent one after another.
+     *
+     * @param destination  the other host's name.
+     * @param samples      flows to send, at least 1.
+     * @param patienceNs   how long to wait for each.
+     * @return nanoseconds.
+     * @throws IOException if no sample completes in time (the other host is not up, say).
+     */
+    public long measureBaseRttNs(final String destination, final int samples, final long patienceNs)
+        throws IOException
+    {
+        long best = Long.MAX_VALUE;
+        final int segmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
+        for (int i = 0; i < samples; i++)
+        {
+            try
+            {
+                final FlowRecord record = send(destination, segmentLength).get(patienceNs, TimeUnit.NANOSECONDS);
+                best = Math.min(best, record.fctNs());
+            }
+            catch (final TimeoutException | ExecutionException ex)
+            {
+                continue;
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while measuring the base RTT", ex);
+            }
+        }
+        if (Long.MAX_VALUE == best)
+        {
+            throw new IOException("no reply from " + destination + " in " + samples + " tries: cannot measure the " +
+                "base RTT (is its hostd running?)");
+        }
+        return best;
+    }
+
+    /**
+     * Use other settings for flows started from now on.
+     *
+     * @param configuration the settings.
+     */
+    public void reconfigure(final TransportConfiguration configuration)
+    {
+        while (!transport().reconfigure(configuration))
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
      * The index of a host in the topology.
      *
      * @param name the host's name.

@@ -55,7 +55,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private static final int TIMER_TICKS_PER_WHEEL = 1_024;
     private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
 
-    private final TransportConfiguration configuration;
+    private TransportConfiguration configuration;
     private final int localHost;
     private final int wireOverheadLength;
     private final PacketIo io;
@@ -171,6 +171,28 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final int destinationHost, final long sizeBytes, final long deadlineUs)
     {
         return enqueue(destinationHost, sizeBytes, null, deadlineUs);
+    }
+
+    /**
+     * Use other settings for flows started from now on (flows in progress keep theirs): for instance the timeout
+     * once the base RTT has been measured. Any thread.
+     *
+     * @param newConfiguration the settings.
+     * @return false if the command queue is full.
+     */
+    public boolean reconfigure(final TransportConfiguration newConfiguration)
+    {
+        return commands.offer(() -> configuration = newConfiguration);
+    }
+
+    /**
+     * The settings new flows get.
+     *
+     * @return the settings; transport thread only.
+     */
+    public TransportConfiguration configuration()
+    {
+        return configuration;
     }
 
     private CompletableFuture<FlowRecord> enqueue(
