@@ -16,6 +16,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -295,6 +296,16 @@ public final class HostDaemon implements AutoCloseable
     public TransportCounters counters()
     {
         return transport().counters();
+    }
+
+    /**
+     * CPU time the transport's thread has used.
+     *
+     * @return nanoseconds, or -1 if the JVM does not measure thread CPU time.
+     */
+    public long threadCpuNanos()
+    {
+        return ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.threadId());
     }
 
     /**

@@ -348,8 +348,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         inbound.wrap(inboundView, 0);
         final int headerLength = inbound.headerLength();
         final int payloadLength = inbound.payloadLength();
-        if (PfabricHeaderFlyweight.VERSION != inbound.version() || headerLength < PfabricHeaderFlyweight.HEADER_LENGTH ||
-            headerLength + payloadLength != length || !inbound.checksumValid())
+        if (PfabricHeaderFlyweight.VERSION != inbound.version() ||
+            headerLength < PfabricHeaderFlyweight.HEADER_LENGTH || headerLength + payloadLength != length ||
+            !inbound.checksumValid())
         {
             counters.malformedPackets++;
             return;
