@@ -4,6 +4,7 @@ import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.PacketIoFactory;
 import io.pfabric.hostd.transport.FlowRecord;
@@ -40,6 +41,7 @@ public final class HostDaemon implements AutoCloseable
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
+    private volatile int maxSegmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
 
     /**
      * How to run a host.
@@ -139,7 +141,8 @@ public final class HostDaemon implements AutoCloseable
                 NetworkNamespace.enterOnCurrentThread(options.namespace());
             }
             io = ioFactory.open(topology, hostIndex);
-            transport = new HostTransport(options.configuration(), hostIndex, options.linkRateBitsPerSec(),
+            maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
+            transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
                 options.wireOverheadLength(), io, new SystemNanoClock(), listener, options.keepPayload());
         }
         catch (final IOException | PacketSocketException | RuntimeException ex)
@@ -163,6 +166,12 @@ public final class HostDaemon implements AutoCloseable
             io.close();
             stopped.complete(null);
         }
+    }
+
+    private TransportConfiguration fitted(final TransportConfiguration configuration)
+    {
+        return configuration.segmentLength() > maxSegmentLength ?
+            configuration.withSegmentLength(maxSegmentLength) : configuration;
     }
 
     private HostTransport transport()
@@ -208,7 +217,7 @@ public final class HostDaemon implements AutoCloseable
         throws IOException
     {
         long best = Long.MAX_VALUE;
-        final int segmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
+        final int segmentLength = maxSegmentLength;
         for (int i = 0; i < samples; i++)
         {
             try
@@ -241,7 +250,7 @@ public final class HostDaemon implements AutoCloseable
      */
     public void reconfigure(final TransportConfiguration configuration)
     {
-        while (!transport().reconfigure(configuration))
+        while (!transport().reconfigure(fitted(configuration)))
         {
             Thread.onSpinWait();
         }

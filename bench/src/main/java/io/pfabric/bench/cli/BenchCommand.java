@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     header = "Run a benchmark.",
     description = "Run a benchmark: see the subcommands.",
-    subcommands = { QueueBenchCommand.class, ForwardingBenchCommand.class })
+    subcommands = { QueueBenchCommand.class, ForwardingBenchCommand.class, TransportBenchCommand.class })
 public final class BenchCommand
 {
 }

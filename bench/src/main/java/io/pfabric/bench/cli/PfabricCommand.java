@@ -16,8 +16,8 @@ import java.io.IOException;
     version = "pfabric 0.1.0",
     description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
     subcommands = {
-        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, TestbedCommand.class, BenchCommand.class,
-        CommandLine.HelpCommand.class },
+        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, SendCommand.class,
+        RecvCommand.class, TestbedCommand.class, BenchCommand.class, CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",
     footer = {
         "  test   Install what the tests need (Debian packages, as root) and run",

@@ -47,6 +47,13 @@ public interface PacketIo extends AutoCloseable
     boolean send(int destinationHost, DirectBuffer buffer, int offset, int length);
 
     /**
+     * The longest packet (pFabric header and payload) that crosses the fabric unfragmented.
+     *
+     * @return bytes.
+     */
+    int maxPacketLength();
+
+    /**
      * Push out what {@link #send(int, DirectBuffer, int, int)} accepted, for implementations that batch.
      */
     void flush();

@@ -112,6 +112,18 @@ public record TransportConfiguration(
     }
 
     /**
+     * The same settings with another segment length, for packets that must fit an I/O's largest packet.
+     *
+     * @param newSegmentLength payload bytes per data packet.
+     * @return a copy.
+     */
+    public TransportConfiguration withSegmentLength(final int newSegmentLength)
+    {
+        return new TransportConfiguration(newSegmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
+            probeAfterTimeouts, lineRate, priorityPolicy);
+    }
+
+    /**
      * The same settings with another timeout.
      *
      * @param newTimeoutNs the fixed retransmission timeout.

@@ -162,6 +162,11 @@ final class LossyNetwork implements NanoClock
         {
         }
 
+        public int maxPacketLength()
+        {
+            return 65_000;
+        }
+
         public void close()
         {
         }

@@ -1,0 +1,171 @@
+package io.pfabric.bench.cli;
+
+import io.pfabric.common.config.Quantities;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.PortSpec;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyException;
+import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.hostd.HostDaemon;
+import io.pfabric.hostd.app.AppServer;
+import io.pfabric.hostd.io.PacketIos;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportListener;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code pfabric hostd}: one host of a topology running pFabric's transport, with the application socket and,
+ * optionally, a workload.
+ */
+@Command(
+    name = "hostd",
+    mixinStandardHelpOptions = true,
+    header = "Run one host of a topology with pFabric's transport.",
+    description = {
+        "Runs pFabric's transport for one host of the topology: over UDP port 7253 (--io udp, the default, no " +
+            "privilege needed) or directly in IPv4 as protocol 253 on a raw socket (--io raw, root). Serves the " +
+            "application socket that 'pfabric send' and 'pfabric recv' use (default " +
+            "/tmp/pfabric-hostd-NAME.sock). The window, cap and timeout follow from the host's link rate, the " +
+            "base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, cap = " +
+            "buffer in packets less one, timeout = 3 x base RTT.",
+        "Stops on SIGTERM or Ctrl-C; flows still in flight are reported as incomplete." })
+public final class HostdCommand implements Callable<Integer>
+{
+    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "Topology file (YAML or JSON).")
+    Path topologyFile;
+
+    @Option(names = "--name", required = true, paramLabel = "HOST", description = "Which host of the topology.")
+    String hostName;
+
+    @Option(names = "--io", defaultValue = "udp", paramLabel = "udp|raw",
+        description = "udp (port 7253, default) or raw (IPv4 protocol 253 on a packet socket, needs root).")
+    String io;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "Open the sockets in this network namespace.")
+    String namespace;
+
+    @Option(names = "--rate", paramLabel = "RATE",
+        description = "Host link rate, e.g. 1g (default: the rate of the switch port the host hangs on); 0 = unpaced.")
+    String rate;
+
+    @Option(names = "--base-rtt", defaultValue = "100us", paramLabel = "DURATION",
+        description = "Base RTT of the fabric, e.g. 14.7us or 200us (default: ${DEFAULT-VALUE}).")
+    String baseRtt;
+
+    @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
+        description = "Switch buffer per port, for the window cap (default: ${DEFAULT-VALUE}).")
+    long bufferLength;
+
+    @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "pfabric|linerate",
+        description = "pfabric (windowed, default) or linerate (no window).")
+    String scheme;
+
+    @Option(names = "--socket", paramLabel = "PATH", description = "Application socket path.")
+    Path socket;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws IOException
+    {
+        final PrintStream err = System.err;
+        final Topology topology;
+        try
+        {
+            topology = TopologyParser.parse(topologyFile);
+        }
+        catch (final TopologyException ex)
+        {
+            err.println("pfabric hostd: " + ex.getMessage());
+            return 2;
+        }
+        final HostSpec host = topology.host(hostName);
+        if (null == host)
+        {
+            throw new IllegalArgumentException("no host named '" + hostName + "' in " + topologyFile);
+        }
+        final long linkRateBitsPerSec = null != rate ? Rates.parseBitsPerSec(rate) : attachmentRate(topology, host);
+        final long baseRttNs = Quantities.parseNanos(baseRtt);
+        if (baseRttNs <= 0)
+        {
+            throw new IllegalArgumentException("--base-rtt must be positive");
+        }
+        final TransportConfiguration windowed = TransportConfiguration.forFabric(
+            linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
+        final TransportConfiguration configuration = switch (scheme.toLowerCase(Locale.ROOT))
+        {
+            case "pfabric" -> windowed;
+            case "linerate" -> windowed.withLineRate();
+            default -> throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
+        };
+        final AtomicReference<AppServer> server = new AtomicReference<>();
+        final TransportListener listener = new TransportListener()
+        {
+            public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
+            {
+                final AppServer current = server.get();
+                if (null != current)
+                {
+                    final byte[] bytes = new byte[length];
+                    message.getBytes(0, bytes);
+                    current.publish(topology.hosts().get(sourceHost).name(), flowId, bytes);
+                }
+            }
+
+            public void onFlowFinished(final FlowRecord record)
+            {
+                if (!record.isComplete())
+                {
+                    err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s incomplete at stop (%,d bytes)%n",
+                        hostName, record.flowId(), topology.hosts().get(record.destinationHost()).name(),
+                        record.sizeBytes());
+                }
+            }
+        };
+        final HostDaemon daemon = HostDaemon.start(topology, hostName,
+            new HostDaemon.Options(configuration, linkRateBitsPerSec, PacketIos.wireOverheadLength(io), namespace,
+                true),
+            PacketIos.factory(io), listener);
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
+            server.set(AppServer.start(socketPath, daemon));
+            err.printf(Locale.ROOT, "pfabric hostd %s: %s over %s at %s, window %d..%d packets, timeout %.1f us; " +
+                "application socket %s; SIGTERM or Ctrl-C stops it%n", hostName, configuration.lineRate() ?
+                "linerate" : "pfabric", io, linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
+                configuration.initialWindowPackets(), configuration.maxWindowPackets(),
+                configuration.timeoutNs() / 1e3, socketPath);
+            barrier.await();
+        }
+        finally
+        {
+            final AppServer current = server.get();
+            if (null != current)
+            {
+                current.close();
+            }
+            daemon.close();
+        }
+        err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n", hostName,
+            daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
+        return 0;
+    }
+
+    private static long attachmentRate(final Topology topology, final HostSpec host)
+    {
+        final PortSpec port = topology.switchNamed(host.switchName()).port(host.portName());
+        return null == port ? 0 : port.rateBitsPerSec();
+    }
+}

@@ -1,0 +1,85 @@
+package io.pfabric.hostd.io;
+
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.wire.UdpFlyweight;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack.
+ */
+public final class PacketIos
+{
+    /**
+     * pFabric over UDP.
+     */
+    public static final String UDP = "udp";
+
+    private static final int ETHERNET_HEADER_LENGTH = 14;
+    private static final int IPV4_HEADER_LENGTH = 20;
+    private static final int UDP_HEADER_LENGTH = 8;
+
+    private PacketIos()
+    {
+    }
+
+    /**
+     * Opens the named I/O for a host of a topology.
+     *
+     * @param mode {@code udp}.
+     * @return the factory.
+     * @throws IllegalArgumentException for another name.
+     */
+    public static PacketIoFactory factory(final String mode)
+    {
+        if (UDP.equals(mode.toLowerCase(Locale.ROOT)))
+        {
+            return (topology, localHost) -> UdpPacketIo.open(udpAddresses(topology), localHost);
+        }
+        throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp");
+    }
+
+    /**
+     * Bytes each packet of the named I/O takes on the wire besides the pFabric header and payload (FCS excluded).
+     *
+     * @param mode {@code udp}.
+     * @return Ethernet, IPv4 and UDP headers.
+     */
+    public static int wireOverheadLength(final String mode)
+    {
+        factory(mode);
+        return ETHERNET_HEADER_LENGTH + IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH;
+    }
+
+    /**
+     * Every host's UDP address, port 7253.
+     *
+     * @param topology the fabric.
+     * @return addresses by host index.
+     */
+    public static List<InetSocketAddress> udpAddresses(final Topology topology)
+    {
+        final List<InetSocketAddress> addresses = new ArrayList<>();
+        for (final HostSpec host : topology.hosts())
+        {
+            final int ip = host.ip();
+            try
+            {
+                addresses.add(new InetSocketAddress(InetAddress.getByAddress(new byte[]{
+                    (byte)(ip >>> 24), (byte)(ip >>> 16), (byte)(ip >>> 8), (byte)ip }),
+                    UdpFlyweight.PFABRIC_DEFAULT_PORT));
+            }
+            catch (final UnknownHostException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }
+        return addresses;
+    }
+}

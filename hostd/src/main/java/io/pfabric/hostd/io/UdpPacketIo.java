@@ -1,0 +1,271 @@
+package io.pfabric.hostd.io;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.ManualIoEventLoop;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * pFabric packets as UDP datagrams over Netty's native epoll transport, driven from the transport's own thread: the
+ * channel is registered with a {@link ManualIoEventLoop} owned by that thread, and {@link #poll} runs the loop once,
+ * so packets never cross threads. Received datagrams are matched to a host by their source address and port.
+ * <p>
+ * Per packet sent, Netty allocates a {@link DatagramPacket} envelope; the payload goes into a pooled direct buffer.
+ * Received datagrams arrive in pooled direct buffers that are released after the handler returns.
+ */
+public final class UdpPacketIo implements PacketIo
+{
+    private static final int RECEIVE_BUFFER_LENGTH = 2_048;
+    private static final int SOCKET_BUFFER_LENGTH = 4 * 1024 * 1024;
+    private static final int MTU_LENGTH = 1_500;
+    private static final int IPV4_HEADER_LENGTH = 20;
+    private static final int UDP_HEADER_LENGTH = 8;
+
+    private final ManualIoEventLoop loop;
+    private final EpollDatagramChannel channel;
+    private final InetSocketAddress[] hosts;
+    private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private InboundHandler handler;
+    private int taken;
+    private long packetsSent;
+    private long packetsReceived;
+    private long sendFailures;
+    private long unknownSourceDrops;
+
+    private UdpPacketIo(final ManualIoEventLoop loop, final EpollDatagramChannel channel,
+        final List<InetSocketAddress> hosts)
+    {
+        this.loop = loop;
+        this.channel = channel;
+        this.hosts = hosts.toArray(new InetSocketAddress[0]);
+        for (int i = 0; i < this.hosts.length; i++)
+        {
+            hostBySource.put(key(this.hosts[i]), i);
+        }
+    }
+
+    /**
+     * Bind the local host's address and port; the calling thread becomes the only one that may use the I/O.
+     *
+     * @param hosts     every host's address and port, by index.
+     * @param localHost this host's index.
+     * @return the open I/O.
+     * @throws IOException if epoll is not available or the address cannot be bound.
+     */
+    public static UdpPacketIo open(final List<InetSocketAddress> hosts, final int localHost) throws IOException
+    {
+        if (!Epoll.isAvailable())
+        {
+            throw new IOException("Netty's epoll transport is not available: " + Epoll.unavailabilityCause());
+        }
+        for (final InetSocketAddress host : hosts)
+        {
+            if (!(host.getAddress() instanceof Inet4Address))
+            {
+                throw new IllegalArgumentException("host addresses must be IPv4: " + host);
+            }
+        }
+        final ManualIoEventLoop loop = new ManualIoEventLoop(Thread.currentThread(), EpollIoHandler.newFactory());
+        final EpollDatagramChannel channel = new EpollDatagramChannel();
+        channel.config()
+            .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER_LENGTH))
+            .setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
+        channel.config().setOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_LENGTH);
+        final UdpPacketIo io = new UdpPacketIo(loop, channel, hosts);
+        channel.pipeline().addLast(io.new Inbound());
+        try
+        {
+            final ChannelPromise registered = new DefaultChannelPromise(channel, loop);
+            channel.unsafe().register(loop, registered);
+            await(loop, registered, "register the UDP channel");
+            await(loop, channel.bind(hosts.get(localHost)), "bind " + hosts.get(localHost));
+        }
+        catch (final IOException ex)
+        {
+            io.close();
+            throw ex;
+        }
+        return io;
+    }
+
+    private static void await(final ManualIoEventLoop loop, final ChannelFuture future, final String what)
+        throws IOException
+    {
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!future.isDone() && System.nanoTime() - deadline < 0)
+        {
+            loop.runNow();
+        }
+        if (!future.isSuccess())
+        {
+            final Throwable cause = future.cause();
+            throw new IOException("cannot " + what + ": " + (null == cause ? "timed out" : cause.getMessage()), cause);
+        }
+    }
+
+    private static long key(final InetSocketAddress address)
+    {
+        final byte[] ip = address.getAddress().getAddress();
+        final long ipv4 = ((ip[0] & 0xFFL) << 24) | ((ip[1] & 0xFFL) << 16) | ((ip[2] & 0xFFL) << 8) | (ip[3] & 0xFFL);
+        return (ipv4 << 16) | address.getPort();
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Runs the event loop once: it reads what the socket holds, in Netty's own batches, so the limit is not exact.
+     */
+    public int poll(final InboundHandler inboundHandler, final int limit)
+    {
+        handler = inboundHandler;
+        taken = 0;
+        loop.runNow();
+        return taken;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (!channel.isActive() || !channel.isWritable())
+        {
+            sendFailures++;
+            return false;
+        }
+        final ByteBuf payload = channel.alloc().directBuffer(length);
+        buffer.getBytes(offset, payload.nioBuffer(0, length), length);
+        payload.writerIndex(length);
+        channel.write(new DatagramPacket(payload, hosts[destinationHost]), channel.voidPromise());
+        packetsSent++;
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A 1500-byte MTU less the IPv4 and UDP headers.
+     */
+    public int maxPacketLength()
+    {
+        return MTU_LENGTH - IPV4_HEADER_LENGTH - UDP_HEADER_LENGTH;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void flush()
+    {
+        channel.flush();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void close()
+    {
+        channel.close();
+        for (int i = 0; i < 100 && channel.isOpen(); i++)
+        {
+            loop.runNow();
+        }
+        loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        for (int i = 0; i < 100 && !loop.isTerminated(); i++)
+        {
+            loop.runNow();
+        }
+    }
+
+    /**
+     * Datagrams sent.
+     *
+     * @return the count.
+     */
+    public long packetsSent()
+    {
+        return packetsSent;
+    }
+
+    /**
+     * Datagrams received from known hosts.
+     *
+     * @return the count.
+     */
+    public long packetsReceived()
+    {
+        return packetsReceived;
+    }
+
+    /**
+     * Datagrams the socket would not take.
+     *
+     * @return the count.
+     */
+    public long sendFailures()
+    {
+        return sendFailures;
+    }
+
+    /**
+     * Datagrams dropped because their source is no host of the topology.
+     *
+     * @return the count.
+     */
+    public long unknownSourceDrops()
+    {
+        return unknownSourceDrops;
+    }
+
+    private final class Inbound extends ChannelInboundHandlerAdapter
+    {
+        public void channelRead(final ChannelHandlerContext ctx, final Object message)
+        {
+            final DatagramPacket packet = (DatagramPacket)message;
+            try
+            {
+                taken++;
+                final long host = hostBySource.get(key(packet.sender()));
+                if (host < 0 || null == handler)
+                {
+                    unknownSourceDrops++;
+                    return;
+                }
+                final ByteBuf content = packet.content();
+                final int length = content.readableBytes();
+                if (content.hasMemoryAddress())
+                {
+                    view.wrap(content.memoryAddress() + content.readerIndex(), length);
+                }
+                else
+                {
+                    view.wrap(content.nioBuffer(content.readerIndex(), length));
+                }
+                packetsReceived++;
+                handler.onPacket((int)host, view, 0, length);
+            }
+            finally
+            {
+                packet.release();
+            }
+        }
+    }
+}

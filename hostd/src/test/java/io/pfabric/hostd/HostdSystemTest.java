@@ -1,0 +1,186 @@
+package io.pfabric.hostd;
+
+import io.pfabric.common.topology.Topologies;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.hostd.io.PacketIos;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.testbed.FabricRunner;
+import io.pfabric.testbed.NetnsFabric;
+import org.agrona.DirectBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Hosts in network namespaces running the transport over kernel UDP through switchd at an emulated 100 Mb/s.
+ */
+@Timeout(180)
+class HostdSystemTest
+{
+    private static final long RATE_BPS = 100_000_000L;
+    private static final long BASE_RTT_NS = 1_000_000L;
+
+    private final List<HostDaemon> hosts = new ArrayList<>();
+    private final Map<String, Map<Long, byte[]>> received = new ConcurrentHashMap<>();
+    private NetnsFabric fabric;
+    private FabricRunner switches;
+
+    private void start(final int hostCount) throws Exception
+    {
+        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
+        final String prefix = "pfh" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        final Topology topology = Topologies.star(hostCount, "", RATE_BPS, "pfabric");
+        fabric = NetnsFabric.build(topology, prefix);
+        switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
+        final TransportConfiguration configuration =
+            TransportConfiguration.forFabric(RATE_BPS, BASE_RTT_NS, 36_000);
+        for (int i = 1; i <= hostCount; i++)
+        {
+            final String name = "h" + i;
+            final Map<Long, byte[]> messages = new ConcurrentHashMap<>();
+            received.put(name, messages);
+            final TransportListener listener = new TransportListener()
+            {
+                public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message,
+                    final int length)
+                {
+                    final byte[] bytes = new byte[length];
+                    message.getBytes(0, bytes);
+                    messages.put(flowId, bytes);
+                }
+            };
+            hosts.add(HostDaemon.start(topology, name,
+                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength("udp"),
+                    fabric.namespace(name), true),
+                PacketIos.factory("udp"), listener));
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception
+    {
+        try
+        {
+            hosts.forEach(HostDaemon::close);
+            if (null != switches)
+            {
+                switches.close();
+            }
+        }
+        finally
+        {
+            if (null != fabric)
+            {
+                fabric.close();
+            }
+        }
+    }
+
+    private static byte[] randomBytes(final SplittableRandom random, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    @Test
+    void allToAllAmongFourHostsArrivesIntact() throws Exception
+    {
+        start(4);
+        final SplittableRandom random = new SplittableRandom(3);
+        final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
+        final List<byte[]> payloads = new ArrayList<>();
+        final List<String> destinations = new ArrayList<>();
+        for (int from = 0; from < 4; from++)
+        {
+            for (int to = 0; to < 4; to++)
+            {
+                if (from != to)
+                {
+                    final byte[] payload = randomBytes(random, 50_000 + random.nextInt(150_000));
+                    payloads.add(payload);
+                    destinations.add("h" + (to + 1));
+                    sends.add(hosts.get(from).send("h" + (to + 1), payload));
+                }
+            }
+        }
+        CompletableFuture.allOf(sends.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
+        for (int i = 0; i < sends.size(); i++)
+        {
+            final FlowRecord record = sends.get(i).join();
+            final byte[] arrived = awaitMessage(destinations.get(i), record.flowId());
+            assertArrayEquals(payloads.get(i), arrived, "flow " + i + " intact");
+        }
+    }
+
+    @Test
+    void aShortFlowStartedDuringALongFlowToTheSameReceiverFinishesFirst() throws Exception
+    {
+        start(3);
+        final CompletableFuture<FlowRecord> longFlow = hosts.get(0).send("h3", 20_000_000L);
+        awaitProgress(hosts.get(0));
+        final CompletableFuture<FlowRecord> shortFlow = hosts.get(1).send("h3", 100_000L);
+        final FlowRecord shortRecord = shortFlow.get(60, TimeUnit.SECONDS);
+        assertTrue(!longFlow.isDone(), "the long flow is still running when the short one is done");
+        final FlowRecord longRecord = longFlow.get(120, TimeUnit.SECONDS);
+        assertTrue(shortRecord.endNs() < longRecord.endNs());
+    }
+
+    @Test
+    void aHostKilledMidFlowLeavesTheOthersUnaffected() throws Exception
+    {
+        start(4);
+        final CompletableFuture<FlowRecord> doomed = hosts.get(0).send("h2", 50_000_000L);
+        awaitProgress(hosts.get(0));
+        hosts.get(0).close();
+        assertTrue(doomed.isCompletedExceptionally(), "the killed host's flow is reported incomplete");
+        final SplittableRandom random = new SplittableRandom(8);
+        final byte[] payload = randomBytes(random, 500_000);
+        final FlowRecord record = hosts.get(2).send("h4", payload).get(60, TimeUnit.SECONDS);
+        assertArrayEquals(payload, awaitMessage("h4", record.flowId()));
+        final byte[] toOrphan = randomBytes(random, 200_000);
+        final FlowRecord orphanRecord = hosts.get(3).send("h2", toOrphan).get(60, TimeUnit.SECONDS);
+        assertArrayEquals(toOrphan, awaitMessage("h2", orphanRecord.flowId()),
+            "the host the dead one was sending to still receives");
+        assertEquals(0, hosts.get(2).counters().malformedPackets());
+    }
+
+    private static void awaitProgress(final HostDaemon host) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (host.counters().acksReceived() < 100 && System.nanoTime() < deadline)
+        {
+            Thread.sleep(5);
+        }
+        assertTrue(host.counters().acksReceived() >= 100, "the long flow got going");
+    }
+
+    private byte[] awaitMessage(final String host, final long flowId) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        byte[] message;
+        while (null == (message = received.get(host).get(flowId)) && System.nanoTime() < deadline)
+        {
+            Thread.sleep(2);
+        }
+        assertTrue(null != message, "flow " + Long.toHexString(flowId) + " delivered to " + host);
+        return message;
+    }
+}

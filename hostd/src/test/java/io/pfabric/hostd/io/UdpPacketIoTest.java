@@ -1,0 +1,125 @@
+package io.pfabric.hostd.io;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two UDP packet I/Os on loopback, each on a thread of its own as the transport would run them.
+ */
+@Timeout(60)
+class UdpPacketIoTest
+{
+    private static int freePort() throws Exception
+    {
+        try (ServerSocket socket = new ServerSocket(0))
+        {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
+    void exchangesPacketsIntactAndDropsUnknownSources() throws Exception
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        final List<InetSocketAddress> hosts =
+            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final int count = 2_000;
+        final SplittableRandom random = new SplittableRandom(17);
+        final List<byte[]> payloads = new ArrayList<>();
+        for (int i = 0; i < count; i++)
+        {
+            final byte[] payload = new byte[1 + random.nextInt(1_400)];
+            random.nextBytes(payload);
+            payload[0] = (byte)i;
+            payloads.add(payload);
+        }
+        final CompletableFuture<List<byte[]>> receiver = new CompletableFuture<>();
+        final CompletableFuture<Long> unknown = new CompletableFuture<>();
+        final Thread receiving = new Thread(() ->
+        {
+            try
+            {
+                final UdpPacketIo io = UdpPacketIo.open(hosts, 1);
+                try
+                {
+                    final List<byte[]> got = new ArrayList<>();
+                    try (DatagramSocket stranger = new DatagramSocket())
+                    {
+                        stranger.send(new DatagramPacket(new byte[]{ 1, 2, 3 }, 3, hosts.get(1)));
+                    }
+                    final long deadline = System.nanoTime() + 20_000_000_000L;
+                    while (got.size() < count && System.nanoTime() < deadline)
+                    {
+                        io.poll((source, buffer, offset, length) ->
+                        {
+                            assertEquals(0, source);
+                            final byte[] bytes = new byte[length];
+                            buffer.getBytes(offset, bytes);
+                            got.add(bytes);
+                        }, 32);
+                    }
+                    unknown.complete(io.unknownSourceDrops());
+                    receiver.complete(got);
+                }
+                finally
+                {
+                    io.close();
+                }
+            }
+            catch (final Exception | AssertionError ex)
+            {
+                receiver.completeExceptionally(ex);
+            }
+        }, "udp-receiver");
+        receiving.start();
+        final UdpPacketIo sender = UdpPacketIo.open(hosts, 0);
+        try
+        {
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2_048]);
+            for (int i = 0; i < count; i++)
+            {
+                buffer.putBytes(0, payloads.get(i));
+                while (!sender.send(1, buffer, 0, payloads.get(i).length))
+                {
+                    sender.flush();
+                    sender.poll((source, b, o, l) -> { }, 32);
+                }
+                sender.flush();
+                if (0 == i % 64)
+                {
+                    Thread.sleep(1);
+                }
+            }
+        }
+        finally
+        {
+            final List<byte[]> got = receiver.get();
+            sender.close();
+            assertEquals(count, got.size(), "every datagram arrived (loopback does not lose them at this pace)");
+            for (int i = 0; i < count; i++)
+            {
+                assertArrayEquals(payloads.get(i), got.get(i), "datagram " + i);
+            }
+            assertEquals(1L, unknown.get(), "the stranger's datagram was counted and dropped");
+        }
+        try (DatagramSocket rebind = new DatagramSocket(hosts.get(0)))
+        {
+            assertTrue(rebind.isBound(), "closing released the port");
+        }
+    }
+}
