@@ -13,6 +13,10 @@ import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.WorkloadRunner;
+import io.pfabric.hostd.workload.WorkloadTrace;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
@@ -21,6 +25,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -75,6 +80,33 @@ public final class HostdCommand implements Callable<Integer>
     @Option(names = "--socket", paramLabel = "PATH", description = "Application socket path.")
     Path socket;
 
+    @Option(names = "--workload", paramLabel = "NAME|FILE",
+        description = "Run a workload: websearch, datamining or a CDF file (sizes in 1460-byte packets). Received " +
+            "messages are then counted, not handed to 'pfabric recv'.")
+    String workload;
+
+    @Option(names = "--load", defaultValue = "0.6", paramLabel = "L",
+        description = "Offered load on the access link, headers counted (default: ${DEFAULT-VALUE}).")
+    double load;
+
+    @Option(names = "--duration", paramLabel = "DURATION", description = "Start flows for this long, e.g. 30s.")
+    String duration;
+
+    @Option(names = "--flows", defaultValue = "0", paramLabel = "N",
+        description = "Or: the first N flows of the fabric-wide trace (this host starts its share).")
+    long flows;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+        description = "Seed of the trace; every host given the same seed draws the same trace (default: 1).")
+    long seed;
+
+    @Option(names = "--fct-log", paramLabel = "FILE", description = "FCT log (default: fct-NAME.csv).")
+    Path fctLog;
+
+    @Option(names = "--grace", defaultValue = "10s", paramLabel = "DURATION",
+        description = "How long to wait for flows in flight after the last start (default: ${DEFAULT-VALUE}).")
+    String grace;
+
     /**
      * {@inheritDoc}
      */
@@ -110,6 +142,10 @@ public final class HostdCommand implements Callable<Integer>
             case "linerate" -> windowed.withLineRate();
             default -> throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
         };
+        final WorkloadRunner runner = null == workload ? null :
+            new WorkloadRunner(configuration.lineRate() ? "linerate" : "pfabric", err);
+        final List<WorkloadTrace.FlowSpec> trace = null == workload ? List.of() :
+            trace(topology, linkRateBitsPerSec > 0 ? linkRateBitsPerSec : windowedRate(linkRateBitsPerSec));
         final AtomicReference<AppServer> server = new AtomicReference<>();
         final TransportListener listener = new TransportListener()
         {
@@ -126,7 +162,11 @@ public final class HostdCommand implements Callable<Integer>
 
             public void onFlowFinished(final FlowRecord record)
             {
-                if (!record.isComplete())
+                if (null != runner)
+                {
+                    runner.onFlowFinished(record);
+                }
+                else if (!record.isComplete())
                 {
                     err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s incomplete at stop (%,d bytes)%n",
                         hostName, record.flowId(), topology.hosts().get(record.destinationHost()).name(),
@@ -136,8 +176,12 @@ public final class HostdCommand implements Callable<Integer>
         };
         final HostDaemon daemon = HostDaemon.start(topology, hostName,
             new HostDaemon.Options(configuration, linkRateBitsPerSec, PacketIos.wireOverheadLength(io), namespace,
-                true),
+                null == runner),
             PacketIos.factory(io), listener);
+        if (null != runner)
+        {
+            return runWorkload(daemon, runner, trace, err);
+        }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
             final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
@@ -161,6 +205,58 @@ public final class HostdCommand implements Callable<Integer>
         err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n", hostName,
             daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
         return 0;
+    }
+
+    private int runWorkload(final HostDaemon daemon, final WorkloadRunner runner,
+        final List<WorkloadTrace.FlowSpec> trace, final PrintStream err) throws IOException
+    {
+        final Path logPath = null != fctLog ? fctLog : Path.of("fct-" + hostName + ".csv");
+        final long mine = trace.stream().filter(f -> f.sourceHost() == daemon.hostIndex(hostName)).count();
+        err.printf(Locale.ROOT, "pfabric hostd %s: %s at load %.2f, %,d flows of the trace are this host's; FCT log " +
+            "%s%n", hostName, workload, load, mine, logPath);
+        final Thread stopper = new Thread(runner::stop, "hostd-stop");
+        try (FctLogWriter log = new FctLogWriter(logPath))
+        {
+            Runtime.getRuntime().addShutdownHook(stopper);
+            final long completed = runner.run(daemon, trace, log, Quantities.parseNanos(grace));
+            daemon.close();
+            runner.drain(daemon, log);
+            err.printf(Locale.ROOT, "pfabric hostd %s: done, %,d of %,d flows completed%n", hostName, completed, mine);
+            return 0;
+        }
+        finally
+        {
+            daemon.close();
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Already shutting down.
+            }
+        }
+    }
+
+    private List<WorkloadTrace.FlowSpec> trace(final Topology topology, final long linkRateBitsPerSec)
+        throws IOException
+    {
+        final long durationNs = null == duration ? 0 : Quantities.parseNanos(duration);
+        if (flows <= 0 && durationNs <= 0)
+        {
+            throw new IllegalArgumentException("--workload needs --duration or --flows");
+        }
+        return WorkloadTrace.generate(topology.hosts().size(), load, linkRateBitsPerSec,
+            FlowSizeDistribution.load(workload), seed, flows, durationNs);
+    }
+
+    private static long windowedRate(final long linkRateBitsPerSec)
+    {
+        if (linkRateBitsPerSec <= 0)
+        {
+            throw new IllegalArgumentException("a workload needs a link rate: give --rate");
+        }
+        return linkRateBitsPerSec;
     }
 
     private static long attachmentRate(final Topology topology, final HostSpec host)

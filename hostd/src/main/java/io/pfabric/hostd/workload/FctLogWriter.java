@@ -1,0 +1,94 @@
+package io.pfabric.hostd.workload;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Writes the FCT log, one CSV row per flow:
+ * {@code flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme}; a flow that never
+ * completed has empty {@code end_ns} and {@code fct_ns}. One thread at a time; cold path.
+ */
+public final class FctLogWriter implements AutoCloseable
+{
+    /**
+     * The header row.
+     */
+    public static final String HEADER =
+        "flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme";
+
+    private final BufferedWriter writer;
+
+    /**
+     * Create (or replace) a log.
+     *
+     * @param file where to write.
+     * @throws IOException if it cannot be created.
+     */
+    public FctLogWriter(final Path file) throws IOException
+    {
+        final Path parent = file.toAbsolutePath().getParent();
+        if (null != parent)
+        {
+            Files.createDirectories(parent);
+        }
+        writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        writer.write(HEADER);
+        writer.newLine();
+    }
+
+    /**
+     * Append a flow.
+     *
+     * @param flowId             the flow's id.
+     * @param source             the sending host's name.
+     * @param destination        the receiving host's name.
+     * @param sizeBytes          its size.
+     * @param startNs            when it arrived.
+     * @param endNs              when its last byte was acknowledged, negative if never.
+     * @param timeouts           timeouts it took.
+     * @param retransmittedBytes bytes it sent again.
+     * @param scheme             the transport scheme, e.g. pfabric.
+     * @throws IOException if writing fails.
+     */
+    public void append(
+        final long flowId,
+        final String source,
+        final String destination,
+        final long sizeBytes,
+        final long startNs,
+        final long endNs,
+        final int timeouts,
+        final long retransmittedBytes,
+        final String scheme) throws IOException
+    {
+        final boolean complete = endNs >= 0;
+        writer.write(String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%s,%s,%d,%d,%s", flowId, source, destination,
+            sizeBytes, startNs, complete ? Long.toString(endNs) : "", complete ? Long.toString(endNs - startNs) : "",
+            timeouts, retransmittedBytes, scheme));
+        writer.newLine();
+    }
+
+    /**
+     * Push what was written to the file.
+     *
+     * @throws IOException if writing fails.
+     */
+    public void flush() throws IOException
+    {
+        writer.flush();
+    }
+
+    /**
+     * Flush and close.
+     *
+     * @throws IOException if writing fails.
+     */
+    public void close() throws IOException
+    {
+        writer.close();
+    }
+}

@@ -1,0 +1,103 @@
+package io.pfabric.hostd.workload;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WorkloadTraceTest
+{
+    @Test
+    void theArrivalRateCountsHeadersOnTheAccessLink()
+    {
+        assertEquals(0.6 * 10e9 / (1141.41 * 1500 * 8), WorkloadTrace.flowsPerSecondPerHost(0.6, 10_000_000_000L,
+            1141.41), 1e-9);
+        assertEquals(438.0, WorkloadTrace.flowsPerSecondPerHost(0.6, 10_000_000_000L, 1141.41), 0.1);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameTraceAndAnotherSeedAnother() throws Exception
+    {
+        final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
+        final List<WorkloadTrace.FlowSpec> a = WorkloadTrace.generate(4, 0.5, 1_000_000_000L, web, 42, 500, 0);
+        final List<WorkloadTrace.FlowSpec> b = WorkloadTrace.generate(4, 0.5, 1_000_000_000L, web, 42, 500, 0);
+        final List<WorkloadTrace.FlowSpec> c = WorkloadTrace.generate(4, 0.5, 1_000_000_000L, web, 43, 500, 0);
+        assertEquals(500, a.size());
+        assertEquals(a, b);
+        assertNotEquals(a, c);
+    }
+
+    @Test
+    void destinationsAreOtherHostsChosenUniformly() throws Exception
+    {
+        final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
+        final List<WorkloadTrace.FlowSpec> flows = WorkloadTrace.generate(4, 0.5, 1_000_000_000L, web, 7, 12_000, 0);
+        final int[][] counts = new int[4][4];
+        long previousStart = 0;
+        for (final WorkloadTrace.FlowSpec flow : flows)
+        {
+            assertNotEquals(flow.sourceHost(), flow.destinationHost());
+            assertTrue(flow.startNs() >= previousStart, "in order of start");
+            assertEquals(0, flow.sizeBytes() % FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES);
+            previousStart = flow.startNs();
+            counts[flow.sourceHost()][flow.destinationHost()]++;
+        }
+        for (int source = 0; source < 4; source++)
+        {
+            int total = 0;
+            for (int destination = 0; destination < 4; destination++)
+            {
+                total += counts[source][destination];
+            }
+            for (int destination = 0; destination < 4; destination++)
+            {
+                if (destination != source)
+                {
+                    final double share = (double)counts[source][destination] / total;
+                    assertTrue(share > 0.28 && share < 0.39, "share " + share + " of " + source + "->" + destination);
+                }
+            }
+        }
+    }
+
+    @Test
+    void interArrivalTimesAverageTheInverseOfTheRate() throws Exception
+    {
+        final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
+        final List<WorkloadTrace.FlowSpec> flows = WorkloadTrace.generate(2, 0.8, 1_000_000_000L, web, 3, 40_000, 0);
+        final double rate = WorkloadTrace.flowsPerSecondPerHost(0.8, 1_000_000_000L, web.exactMeanPackets());
+        final long lastHostZeroStart = flows.stream().filter(f -> 0 == f.sourceHost())
+            .mapToLong(WorkloadTrace.FlowSpec::startNs).max().orElseThrow();
+        final long hostZeroFlows = flows.stream().filter(f -> 0 == f.sourceHost()).count();
+        assertEquals(1e9 / rate, (double)lastHostZeroStart / hostZeroFlows, 0.03 * 1e9 / rate);
+    }
+
+    @Test
+    void aDurationBoundsTheStartTimes() throws Exception
+    {
+        final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
+        final List<WorkloadTrace.FlowSpec> flows =
+            WorkloadTrace.generate(3, 0.5, 1_000_000_000L, web, 1, 0, 2_000_000_000L);
+        assertTrue(flows.size() > 50);
+        assertTrue(flows.stream().allMatch(f -> f.startNs() < 2_000_000_000L));
+    }
+
+    @Test
+    void theFctLogHasOneRowPerFlowWithEmptyTimesForIncompleteFlows(@TempDir final Path directory) throws Exception
+    {
+        final Path file = directory.resolve("fct.csv");
+        try (FctLogWriter log = new FctLogWriter(file))
+        {
+            log.append(1, "h1", "h2", 1460, 100, 600, 0, 0, "pfabric");
+            log.append(2, "h2", "h1", 2920, 200, -1, 3, 1460, "pfabric");
+        }
+        assertEquals(List.of(FctLogWriter.HEADER, "1,h1,h2,1460,100,600,500,0,0,pfabric",
+            "2,h2,h1,2920,200,,,3,1460,pfabric"), Files.readAllLines(file));
+    }
+}
