@@ -1,5 +1,6 @@
 package io.pfabric.switchd;
 
+import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.wire.ArpFlyweight;
 import io.pfabric.common.wire.EthernetFlyweight;
@@ -104,6 +105,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         this.macTable = macTable;
         this.spray = spray;
         this.clock = clock;
+    }
+
+    /**
+     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs).
+     */
+    public void onStart()
+    {
+        TimerSlack.setForCurrentThread(1);
     }
 
     /**

@@ -77,5 +77,7 @@ final class LibC
 
     static native int setns(int fd, int type);
 
+    static native int prctl(int option, long argument2, long argument3, long argument4, long argument5);
+
     static native String strerror(int errno);
 }

@@ -260,6 +260,14 @@ public final class PacketPort implements FramePort
     }
 
     /**
+     * {@inheritDoc}
+     */
+    public int receiveDescriptor()
+    {
+        return rxFd;
+    }
+
+    /**
      * Wait until a frame may be waiting or the timeout passes.
      *
      * @param timeoutMs longest wait.

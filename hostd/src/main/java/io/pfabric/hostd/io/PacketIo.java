@@ -36,6 +36,26 @@ public interface PacketIo extends AutoCloseable
     int poll(InboundHandler handler, int limit);
 
     /**
+     * Wait up to a timeout for packets to arrive, handing any that do to the handler; by default a park.
+     *
+     * @param handler   given each packet.
+     * @param timeoutNs longest wait.
+     * @return packets taken.
+     */
+    default int await(final InboundHandler handler, final long timeoutNs)
+    {
+        java.util.concurrent.locks.LockSupport.parkNanos(timeoutNs);
+        return poll(handler, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Cut short an {@link #await} in progress, from any thread; by default nothing (the await is a bounded park).
+     */
+    default void wakeup()
+    {
+    }
+
+    /**
      * Send a packet, or report that it cannot be sent now (the socket's buffer or the ring is full).
      *
      * @param destinationHost index of the receiving host in the topology.

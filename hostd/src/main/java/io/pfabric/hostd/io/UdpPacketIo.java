@@ -144,6 +144,27 @@ public final class UdpPacketIo implements PacketIo
 
     /**
      * {@inheritDoc}
+     * <p>
+     * Blocks in {@code epoll_wait}, so a datagram or a {@link #wakeup()} ends the wait at once.
+     */
+    public int await(final InboundHandler inboundHandler, final long timeoutNs)
+    {
+        handler = inboundHandler;
+        taken = 0;
+        loop.run(timeoutNs);
+        return taken;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void wakeup()
+    {
+        loop.wakeup();
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
     {

@@ -215,6 +215,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             future.completeExceptionally(new IllegalStateException("too many sends waiting for the transport"));
         }
+        io.wakeup();
         return future;
     }
 
@@ -280,6 +281,22 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         return work;
     }
 
+    /**
+     * When idle: wait up to a timeout for packets (handling those that arrive) or for a new send to wake the wait.
+     * Transport thread only.
+     *
+     * @param timeoutNs longest wait; keep it below the shortest timeout that matters.
+     * @return packets handled.
+     */
+    public int awaitWork(final long timeoutNs)
+    {
+        if (!commands.isEmpty())
+        {
+            return 0;
+        }
+        return io.await(this, timeoutNs);
+    }
+
     private int transmit()
     {
         int sent = 0;
@@ -338,6 +355,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public void onPacket(final int sourceHost, final DirectBuffer buffer, final int offset, final int length)
     {
+        nowNs = clock.nanoTime();
         counters.packetsReceived++;
         if (length < PfabricHeaderFlyweight.HEADER_LENGTH)
         {

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -50,11 +52,13 @@ class UdpPacketIoTest
         }
         final CompletableFuture<List<byte[]>> receiver = new CompletableFuture<>();
         final CompletableFuture<Long> unknown = new CompletableFuture<>();
+        final CountDownLatch bound = new CountDownLatch(1);
         final Thread receiving = new Thread(() ->
         {
             try
             {
                 final UdpPacketIo io = UdpPacketIo.open(hosts, 1);
+                bound.countDown();
                 try
                 {
                     final List<byte[]> got = new ArrayList<>();
@@ -83,10 +87,12 @@ class UdpPacketIoTest
             }
             catch (final Exception | AssertionError ex)
             {
+                bound.countDown();
                 receiver.completeExceptionally(ex);
             }
         }, "udp-receiver");
         receiving.start();
+        assertTrue(bound.await(10, TimeUnit.SECONDS), "the receiver bound its port");
         final UdpPacketIo sender = UdpPacketIo.open(hosts, 0);
         try
         {
