@@ -1,5 +1,6 @@
 package io.pfabric.hostd;
 
+import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.io.PacketIos;
@@ -44,6 +45,11 @@ class HostdSystemTest
 
     private void start(final int hostCount) throws Exception
     {
+        start(hostCount, PacketIos.UDP);
+    }
+
+    private void start(final int hostCount, final String io) throws Exception
+    {
         assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final String prefix = "pfh" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology topology = Topologies.star(hostCount, "", RATE_BPS, "pfabric");
@@ -67,9 +73,9 @@ class HostdSystemTest
                 }
             };
             hosts.add(HostDaemon.start(topology, name,
-                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength("udp"),
+                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength(io),
                     fabric.namespace(name), true),
-                PacketIos.factory("udp"), listener));
+                PacketIos.factory(io), listener));
         }
     }
 
@@ -160,6 +166,35 @@ class HostdSystemTest
         assertArrayEquals(toOrphan, awaitMessage("h2", orphanRecord.flowId()),
             "the host the dead one was sending to still receives");
         assertEquals(0, hosts.get(2).counters().malformedPackets());
+    }
+
+    @Test
+    void rawIpv4ProtocolModeDeliversIntactAndTheKernelSendsNoUnreachables() throws Exception
+    {
+        start(2, PacketIos.RAW);
+        final long unreachablesBefore = icmpOutDestUnreachs("h2");
+        final byte[] payload = randomBytes(new SplittableRandom(12), 300_000);
+        final FlowRecord record = hosts.get(0).send("h2", payload).get(60, TimeUnit.SECONDS);
+        assertArrayEquals(payload, awaitMessage("h2", record.flowId()));
+        final byte[] back = randomBytes(new SplittableRandom(13), 20_000);
+        final FlowRecord backRecord = hosts.get(1).send("h1", back).get(60, TimeUnit.SECONDS);
+        assertArrayEquals(back, awaitMessage("h1", backRecord.flowId()));
+        assertEquals(unreachablesBefore, icmpOutDestUnreachs("h2"), "the kernel answered protocol 253 with ICMP");
+    }
+
+    private long icmpOutDestUnreachs(final String host) throws Exception
+    {
+        final String[] lines = Commands.inNamespace(fabric.namespace(host), "cat", "/proc/net/snmp").split("\n");
+        for (int i = 0; i + 1 < lines.length; i++)
+        {
+            if (lines[i].startsWith("Icmp:") && lines[i + 1].startsWith("Icmp:"))
+            {
+                final List<String> names = List.of(lines[i].trim().split("\\s+"));
+                final String[] values = lines[i + 1].trim().split("\\s+");
+                return Long.parseLong(values[names.indexOf("OutDestUnreachs")]);
+            }
+        }
+        throw new AssertionError("no Icmp counters in /proc/net/snmp");
     }
 
     private static void awaitProgress(final HostDaemon host) throws InterruptedException

@@ -3,17 +3,14 @@ package io.pfabric.testbed;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.SwitchSpec;
-import io.pfabric.switchd.FrameWaitIdleStrategy;
 import io.pfabric.switchd.SwitchDaemon;
-import io.pfabric.switchd.SwitchPort;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.SystemNanoClock;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -74,9 +71,7 @@ public final class FabricRunner implements AutoCloseable
             throw ex;
         }
         final Agent[] agents = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Agent[]::new);
-        final List<SwitchPort> ports = new ArrayList<>();
-        daemons.values().forEach(daemon -> ports.addAll(daemon.ports()));
-        final AgentRunner runner = new AgentRunner(new FrameWaitIdleStrategy(ports),
+        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 50_000),
             error -> System.err.println("pfabric: forwarder error: " + error), null, new CompositeAgent(agents));
         AgentRunner.startOnThread(runner);
         return new FabricRunner(daemons, runner);

@@ -7,12 +7,12 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.switchd.AdminServer;
-import io.pfabric.switchd.FrameWaitIdleStrategy;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
 import io.pfabric.switchd.queue.DisciplineKind;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
@@ -165,7 +165,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final AgentRunner runner = new AgentRunner(new FrameWaitIdleStrategy(daemon.ports()),
+            final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
                 error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
             AgentRunner.startOnThread(runner);
             err.printf(Locale.ROOT, "pfabric switchd %s: forwarding on %d ports; SIGTERM or Ctrl-C stops it%n",

@@ -79,14 +79,4 @@ public interface FramePort extends AutoCloseable
      * Release the port's sockets.
      */
     void close();
-
-    /**
-     * The descriptor that polls readable when frames wait to be received, for an idle owner to block on.
-     *
-     * @return the file descriptor, or -1 if the port has none to offer.
-     */
-    default int receiveDescriptor()
-    {
-        return -1;
-    }
 }

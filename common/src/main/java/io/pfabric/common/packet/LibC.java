@@ -9,7 +9,10 @@ import com.sun.jna.Pointer;
  */
 final class LibC
 {
+    static final int AF_INET = 2;
     static final int AF_PACKET = 17;
+    static final int SOL_SOCKET = 1;
+    static final int SO_ATTACH_FILTER = 26;
     static final int SOCK_RAW = 3;
     static final int SOCK_NONBLOCK = 0x800;
     static final int SOCK_CLOEXEC = 0x80000;

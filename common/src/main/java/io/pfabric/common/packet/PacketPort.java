@@ -260,14 +260,6 @@ public final class PacketPort implements FramePort
     }
 
     /**
-     * {@inheritDoc}
-     */
-    public int receiveDescriptor()
-    {
-        return rxFd;
-    }
-
-    /**
      * Wait until a frame may be waiting or the timeout passes.
      *
      * @param timeoutMs longest wait.

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack.
+ * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack, or
+ * {@code raw}, pFabric directly in IPv4 as protocol 253 on a packet socket.
  */
 public final class PacketIos
 {
@@ -20,6 +21,11 @@ public final class PacketIos
      * pFabric over UDP.
      */
     public static final String UDP = "udp";
+
+    /**
+     * pFabric directly in IPv4, protocol 253, on a packet socket.
+     */
+    public static final String RAW = "raw";
 
     private static final int ETHERNET_HEADER_LENGTH = 14;
     private static final int IPV4_HEADER_LENGTH = 20;
@@ -32,29 +38,31 @@ public final class PacketIos
     /**
      * Opens the named I/O for a host of a topology.
      *
-     * @param mode {@code udp}.
+     * @param mode {@code udp} or {@code raw}.
      * @return the factory.
      * @throws IllegalArgumentException for another name.
      */
     public static PacketIoFactory factory(final String mode)
     {
-        if (UDP.equals(mode.toLowerCase(Locale.ROOT)))
+        return switch (mode.toLowerCase(Locale.ROOT))
         {
-            return (topology, localHost) -> UdpPacketIo.open(udpAddresses(topology), localHost);
-        }
-        throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp");
+            case UDP -> (topology, localHost) -> UdpPacketIo.open(udpAddresses(topology), localHost);
+            case RAW -> RawIpPacketIo::open;
+            default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp or raw");
+        };
     }
 
     /**
      * Bytes each packet of the named I/O takes on the wire besides the pFabric header and payload (FCS excluded).
      *
-     * @param mode {@code udp}.
-     * @return Ethernet, IPv4 and UDP headers.
+     * @param mode {@code udp} or {@code raw}.
+     * @return Ethernet, IPv4 and (for UDP) UDP headers.
      */
     public static int wireOverheadLength(final String mode)
     {
         factory(mode);
-        return ETHERNET_HEADER_LENGTH + IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH;
+        return ETHERNET_HEADER_LENGTH + IPV4_HEADER_LENGTH +
+            (RAW.equals(mode.toLowerCase(Locale.ROOT)) ? 0 : UDP_HEADER_LENGTH);
     }
 
     /**
