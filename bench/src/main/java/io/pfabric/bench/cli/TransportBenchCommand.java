@@ -38,6 +38,11 @@ public final class TransportBenchCommand implements Callable<Integer>
         description = "The flow's size (default: ${DEFAULT-VALUE}, or 20MB with --quick).")
     String size;
 
+    @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
+        description = "Switch buffer per port; the window cap is this in 1500-byte packets less one (default: " +
+            "${DEFAULT-VALUE}, pFabric's).")
+    long bufferLength;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default) or csv: rate_bps,goodput_bps,ratio_to_max.")
     String format;
@@ -72,7 +77,12 @@ public final class TransportBenchCommand implements Callable<Integer>
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
-        final List<TransportBench.Result> results = TransportBench.run(bitsPerSec, sizeBytes, System.err);
+        if (bufferLength < 3_000)
+        {
+            throw new IllegalArgumentException("--buffer must hold at least two 1500-byte packets");
+        }
+        final List<TransportBench.Result> results =
+            TransportBench.run(bitsPerSec, sizeBytes, bufferLength, System.err);
         if (csv)
         {
             System.out.println("rate_bps,goodput_bps,ratio_to_max");

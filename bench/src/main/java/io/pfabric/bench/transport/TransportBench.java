@@ -33,7 +33,10 @@ public final class TransportBench
      */
     public static final String PREFIX = "pfbench";
 
-    private static final long SWITCH_BUFFER_LENGTH = 36_000;
+    /**
+     * pFabric's buffer per switch port, which also caps the window (in packets, less one).
+     */
+    public static final long DEFAULT_BUFFER_LENGTH = 36_000;
     private static final int MEASUREMENT_SAMPLES = 5;
     private static final int MTU_LENGTH = 1_500;
     private static final int ETHERNET_HEADER_LENGTH = 14;
@@ -94,11 +97,13 @@ public final class TransportBench
      *
      * @param ratesBitsPerSec line rates.
      * @param sizeBytes       bytes of the measured flow.
+     * @param bufferLength    switch buffer per port in bytes; the window cap follows from it.
      * @param progress        where to report each step.
      * @return a result per rate.
      * @throws IOException if the fabric or a host fails.
      */
-    public static List<Result> run(final List<Long> ratesBitsPerSec, final long sizeBytes, final PrintStream progress)
+    public static List<Result> run(
+        final List<Long> ratesBitsPerSec, final long sizeBytes, final long bufferLength, final PrintStream progress)
         throws IOException
     {
         final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
@@ -109,12 +114,13 @@ public final class TransportBench
         final List<Result> results = new ArrayList<>();
         for (final long rate : ratesBitsPerSec)
         {
-            results.add(runOne(rate, sizeBytes, progress));
+            results.add(runOne(rate, sizeBytes, bufferLength, progress));
         }
         return results;
     }
 
-    private static Result runOne(final long rateBitsPerSec, final long sizeBytes, final PrintStream progress)
+    private static Result runOne(
+        final long rateBitsPerSec, final long sizeBytes, final long bufferLength, final PrintStream progress)
         throws IOException
     {
         final Topology topology = Topologies.star(2, "", rateBitsPerSec, "pfabric");
@@ -123,7 +129,7 @@ public final class TransportBench
             final FabricRunner switches;
             try
             {
-                switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
+                switches = FabricRunner.start(fabric, new SwitchDaemon.Overrides(-1, null, bufferLength));
             }
             catch (final io.pfabric.common.packet.PacketSocketException ex)
             {
@@ -133,7 +139,7 @@ public final class TransportBench
             try
             {
                 final TransportConfiguration initial =
-                    TransportConfiguration.forFabric(rateBitsPerSec, 1_000_000, SWITCH_BUFFER_LENGTH);
+                    TransportConfiguration.forFabric(rateBitsPerSec, 1_000_000, bufferLength);
                 for (final String name : List.of("h1", "h2"))
                 {
                     hosts.add(HostDaemon.start(topology, name,
@@ -146,7 +152,7 @@ public final class TransportBench
                 final HostDaemon sender = hosts.get(0);
                 final long baseRttNs = sender.measureBaseRttNs("h2", MEASUREMENT_SAMPLES, 1_000_000_000L);
                 final TransportConfiguration configuration =
-                    TransportConfiguration.forFabric(rateBitsPerSec, baseRttNs, SWITCH_BUFFER_LENGTH);
+                    TransportConfiguration.forFabric(rateBitsPerSec, baseRttNs, bufferLength);
                 sender.reconfigure(configuration);
                 progress.printf("bench transport: %,d b/s, base RTT %.1f us, window %d..%d, timeout %.1f us; " +
                     "sending %,d bytes%n", rateBitsPerSec, baseRttNs / 1e3, configuration.initialWindowPackets(),
