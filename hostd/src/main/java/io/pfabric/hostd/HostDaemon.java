@@ -35,6 +35,7 @@ public final class HostDaemon implements AutoCloseable
 {
     private static final long START_TIMEOUT_SECONDS = 30;
     private static final int SPINS_BEFORE_WAIT = 20;
+    private static final int WARM_UP_FLOWS = 20;
     private static final long IDLE_WAIT_NS = 100_000;
 
     private final Topology topology;
@@ -216,42 +217,57 @@ public final class HostDaemon implements AutoCloseable
 
     /**
      * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
-     * flow (a full packet out, its ACK back) on the idle fabric: the smallest of several, sent one after another.
+     * flow (a full packet out, its ACK back) on the idle fabric. The first flow that completes only shows that the
+     * other host answers (it may have waited for it to come up); then a few more warm the path up, and the result
+     * is the smallest of the measured ones, sent one after another.
      *
      * @param destination  the other host's name.
-     * @param samples      flows to send, at least 1.
+     * @param samples      flows measured, at least 1.
      * @param patienceNs   how long to wait for each.
      * @return nanoseconds.
-     * @throws IOException if no sample completes in time (the other host is not up, say).
+     * @throws IOException if the other host does not answer in time (its hostd is not running, say).
      */
     public long measureBaseRttNs(final String destination, final int samples, final long patienceNs)
         throws IOException
     {
-        long best = Long.MAX_VALUE;
         final int segmentLength = maxSegmentLength;
+        if (Long.MAX_VALUE == timeOneSegment(destination, segmentLength, patienceNs))
+        {
+            throw new IOException("no reply from " + destination + ": cannot measure the base RTT (is its hostd " +
+                "running?)");
+        }
+        for (int i = 0; i < WARM_UP_FLOWS; i++)
+        {
+            timeOneSegment(destination, segmentLength, patienceNs);
+        }
+        long best = Long.MAX_VALUE;
         for (int i = 0; i < samples; i++)
         {
-            try
-            {
-                final FlowRecord record = send(destination, segmentLength).get(patienceNs, TimeUnit.NANOSECONDS);
-                best = Math.min(best, record.fctNs());
-            }
-            catch (final TimeoutException | ExecutionException ex)
-            {
-                continue;
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while measuring the base RTT", ex);
-            }
+            best = Math.min(best, timeOneSegment(destination, segmentLength, patienceNs));
         }
         if (Long.MAX_VALUE == best)
         {
-            throw new IOException("no reply from " + destination + " in " + samples + " tries: cannot measure the " +
-                "base RTT (is its hostd running?)");
+            throw new IOException("no reply from " + destination + " to " + samples + " measured flows");
         }
         return best;
+    }
+
+    private long timeOneSegment(final String destination, final int segmentLength, final long patienceNs)
+        throws IOException
+    {
+        try
+        {
+            return send(destination, segmentLength).get(patienceNs, TimeUnit.NANOSECONDS).fctNs();
+        }
+        catch (final TimeoutException | ExecutionException ex)
+        {
+            return Long.MAX_VALUE;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while measuring the base RTT", ex);
+        }
     }
 
     /**

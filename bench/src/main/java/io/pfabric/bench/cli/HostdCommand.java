@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -48,6 +49,9 @@ import java.util.concurrent.atomic.AtomicReference;
         "Stops on SIGTERM or Ctrl-C; flows still in flight are reported as incomplete." })
 public final class HostdCommand implements Callable<Integer>
 {
+    private static final long DEFAULT_BASE_RTT_NS = 100_000;
+    private static final long MEASUREMENT_PATIENCE_NS = 30_000_000_000L;
+
     @Option(names = "--topology", required = true, paramLabel = "FILE", description = "Topology file (YAML or JSON).")
     Path topologyFile;
 
@@ -65,8 +69,10 @@ public final class HostdCommand implements Callable<Integer>
         description = "Host link rate, e.g. 1g (default: the rate of the switch port the host hangs on); 0 = unpaced.")
     String rate;
 
-    @Option(names = "--base-rtt", defaultValue = "100us", paramLabel = "DURATION",
-        description = "Base RTT of the fabric, e.g. 14.7us or 200us (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--base-rtt", defaultValue = "auto", paramLabel = "DURATION|auto",
+        description = "Base RTT of the fabric, e.g. 14.7us or 200us; 'auto' (the default) measures it at start " +
+            "with one-segment flows to the other hosts (waiting up to 30 s for one to answer; until then, and if " +
+            "none does, 100us).")
     String baseRtt;
 
     @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
@@ -129,19 +135,18 @@ public final class HostdCommand implements Callable<Integer>
             throw new IllegalArgumentException("no host named '" + hostName + "' in " + topologyFile);
         }
         final long linkRateBitsPerSec = null != rate ? Rates.parseBitsPerSec(rate) : attachmentRate(topology, host);
-        final long baseRttNs = Quantities.parseNanos(baseRtt);
+        final boolean measure = "auto".equalsIgnoreCase(baseRtt);
+        final long baseRttNs = measure ? DEFAULT_BASE_RTT_NS : Quantities.parseNanos(baseRtt);
         if (baseRttNs <= 0)
         {
             throw new IllegalArgumentException("--base-rtt must be positive");
         }
-        final TransportConfiguration windowed = TransportConfiguration.forFabric(
-            linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
-        final TransportConfiguration configuration = switch (scheme.toLowerCase(Locale.ROOT))
+        if (!"pfabric".equalsIgnoreCase(scheme) && !"linerate".equalsIgnoreCase(scheme))
         {
-            case "pfabric" -> windowed;
-            case "linerate" -> windowed.withLineRate();
-            default -> throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
-        };
+            throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
+        }
+        final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
+        final AtomicBoolean measuring = new AtomicBoolean(measure);
         final WorkloadRunner runner = null == workload ? null :
             new WorkloadRunner(configuration.lineRate() ? "linerate" : "pfabric", err);
         final List<WorkloadTrace.FlowSpec> trace = null == workload ? List.of() :
@@ -162,6 +167,10 @@ public final class HostdCommand implements Callable<Integer>
 
             public void onFlowFinished(final FlowRecord record)
             {
+                if (measuring.get())
+                {
+                    return;
+                }
                 if (null != runner)
                 {
                     runner.onFlowFinished(record);
@@ -178,6 +187,16 @@ public final class HostdCommand implements Callable<Integer>
             new HostDaemon.Options(configuration, linkRateBitsPerSec, PacketIos.wireOverheadLength(io), namespace,
                 null == runner),
             PacketIos.factory(io), listener);
+        err.printf(Locale.ROOT, "pfabric hostd %s: %s over %s at %s, window %d..%d packets, timeout %.1f us%s; " +
+            "SIGTERM or Ctrl-C stops it%n", hostName, configuration.lineRate() ? "linerate" : "pfabric", io,
+            linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
+            configuration.initialWindowPackets(), configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3,
+            measure ? " until the base RTT is measured" : "");
+        if (measure)
+        {
+            measureBaseRtt(daemon, topology, linkRateBitsPerSec, err);
+            measuring.set(false);
+        }
         if (null != runner)
         {
             return runWorkload(daemon, runner, trace, err);
@@ -186,11 +205,7 @@ public final class HostdCommand implements Callable<Integer>
         {
             final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
             server.set(AppServer.start(socketPath, daemon));
-            err.printf(Locale.ROOT, "pfabric hostd %s: %s over %s at %s, window %d..%d packets, timeout %.1f us; " +
-                "application socket %s; SIGTERM or Ctrl-C stops it%n", hostName, configuration.lineRate() ?
-                "linerate" : "pfabric", io, linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
-                configuration.initialWindowPackets(), configuration.maxWindowPackets(),
-                configuration.timeoutNs() / 1e3, socketPath);
+            err.printf(Locale.ROOT, "pfabric hostd %s: application socket %s%n", hostName, socketPath);
             barrier.await();
         }
         finally
@@ -205,6 +220,48 @@ public final class HostdCommand implements Callable<Integer>
         err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n", hostName,
             daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
         return 0;
+    }
+
+    private TransportConfiguration configuration(final long linkRateBitsPerSec, final long baseRttNs)
+    {
+        final TransportConfiguration windowed = TransportConfiguration.forFabric(
+            linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
+        return "linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed;
+    }
+
+    private void measureBaseRtt(final HostDaemon daemon, final Topology topology, final long linkRateBitsPerSec,
+        final PrintStream err)
+    {
+        final long deadlineNs = System.nanoTime() + MEASUREMENT_PATIENCE_NS;
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            for (final HostSpec other : topology.hosts())
+            {
+                if (other.name().equals(hostName))
+                {
+                    continue;
+                }
+                try
+                {
+                    final long rttNs = daemon.measureBaseRttNs(other.name(), 5, 300_000_000L);
+                    final TransportConfiguration measured = configuration(linkRateBitsPerSec, rttNs);
+                    daemon.reconfigure(measured);
+                    err.printf(Locale.ROOT, "pfabric hostd %s: base RTT to %s %.1f us; window %d..%d packets, " +
+                        "timeout %.1f us%n", hostName, other.name(), rttNs / 1e3, measured.initialWindowPackets(),
+                        measured.maxWindowPackets(), measured.timeoutNs() / 1e3);
+                    return;
+                }
+                catch (final IOException ex)
+                {
+                    if (System.nanoTime() - deadlineNs >= 0)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        err.printf(Locale.ROOT, "pfabric hostd %s: no other host answered in 30 s; keeping a base RTT of %.0f us%n",
+            hostName, DEFAULT_BASE_RTT_NS / 1e3);
     }
 
     private int runWorkload(final HostDaemon daemon, final WorkloadRunner runner,
