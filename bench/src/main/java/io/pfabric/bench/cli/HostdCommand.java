@@ -58,8 +58,9 @@ public final class HostdCommand implements Callable<Integer>
     @Option(names = "--name", required = true, paramLabel = "HOST", description = "Which host of the topology.")
     String hostName;
 
-    @Option(names = "--io", defaultValue = "udp", paramLabel = "udp|raw",
-        description = "udp (port 7253, default) or raw (IPv4 protocol 253 on a packet socket, needs root).")
+    @Option(names = "--io", defaultValue = "udp", paramLabel = "udp|udp-io_uring|raw",
+        description = "udp (port 7253 with Netty's epoll, default), udp-io_uring (the same with io_uring) or raw " +
+            "(IPv4 protocol 253 on a packet socket, needs root).")
     String io;
 
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the sockets in this network namespace.")

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack, or
+ * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack with
+ * Netty's epoll transport ({@code udp-io_uring} with its io_uring transport), or
  * {@code raw}, pFabric directly in IPv4 as protocol 253 on a packet socket.
  */
 public final class PacketIos
@@ -21,6 +22,11 @@ public final class PacketIos
      * pFabric over UDP.
      */
     public static final String UDP = "udp";
+
+    /**
+     * pFabric over UDP with Netty's io_uring transport.
+     */
+    public static final String UDP_IO_URING = "udp-io_uring";
 
     /**
      * pFabric directly in IPv4, protocol 253, on a packet socket.
@@ -38,7 +44,7 @@ public final class PacketIos
     /**
      * Opens the named I/O for a host of a topology.
      *
-     * @param mode {@code udp} or {@code raw}.
+     * @param mode {@code udp} (epoll), {@code udp-io_uring} or {@code raw}.
      * @return the factory.
      * @throws IllegalArgumentException for another name.
      */
@@ -47,8 +53,10 @@ public final class PacketIos
         return switch (mode.toLowerCase(Locale.ROOT))
         {
             case UDP -> (topology, localHost) -> UdpPacketIo.open(udpAddresses(topology), localHost);
+            case UDP_IO_URING -> (topology, localHost) ->
+                UdpPacketIo.open(udpAddresses(topology), localHost, UdpPacketIo.NativeTransport.IO_URING);
             case RAW -> RawIpPacketIo::open;
-            default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp or raw");
+            default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp, udp-io_uring or raw");
         };
     }
 

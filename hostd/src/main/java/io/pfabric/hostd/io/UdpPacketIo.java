@@ -12,7 +12,11 @@ import io.netty.channel.ManualIoEventLoop;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringIoHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,9 +28,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * pFabric packets as UDP datagrams over Netty's native epoll transport, driven from the transport's own thread: the
- * channel is registered with a {@link ManualIoEventLoop} owned by that thread, and {@link #poll} runs the loop once,
- * so packets never cross threads. Received datagrams are matched to a host by their source address and port.
+ * pFabric packets as UDP datagrams over one of Netty's native transports, epoll or io_uring, driven from the
+ * transport's own thread: the channel is registered with a {@link ManualIoEventLoop} owned by that thread, and
+ * {@link #poll} runs the loop once, so packets never cross threads. Received datagrams are matched to a host by their
+ * source address and port.
  * <p>
  * Per packet sent, Netty allocates a {@link DatagramPacket} envelope; the payload goes into a pooled direct buffer.
  * Received datagrams arrive in pooled direct buffers that are released after the handler returns.
@@ -39,8 +44,24 @@ public final class UdpPacketIo implements PacketIo
     private static final int IPV4_HEADER_LENGTH = 20;
     private static final int UDP_HEADER_LENGTH = 8;
 
+    /**
+     * Netty's native transports that can carry the datagrams.
+     */
+    public enum NativeTransport
+    {
+        /**
+         * epoll, the default.
+         */
+        EPOLL,
+
+        /**
+         * io_uring.
+         */
+        IO_URING
+    }
+
     private final ManualIoEventLoop loop;
-    private final EpollDatagramChannel channel;
+    private final DatagramChannel channel;
     private final InetSocketAddress[] hosts;
     private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
@@ -51,7 +72,7 @@ public final class UdpPacketIo implements PacketIo
     private long sendFailures;
     private long unknownSourceDrops;
 
-    private UdpPacketIo(final ManualIoEventLoop loop, final EpollDatagramChannel channel,
+    private UdpPacketIo(final ManualIoEventLoop loop, final DatagramChannel channel,
         final List<InetSocketAddress> hosts)
     {
         this.loop = loop;
@@ -64,7 +85,8 @@ public final class UdpPacketIo implements PacketIo
     }
 
     /**
-     * Bind the local host's address and port; the calling thread becomes the only one that may use the I/O.
+     * Bind the local host's address and port over epoll; the calling thread becomes the only one that may use the
+     * I/O.
      *
      * @param hosts     every host's address and port, by index.
      * @param localHost this host's index.
@@ -73,9 +95,40 @@ public final class UdpPacketIo implements PacketIo
      */
     public static UdpPacketIo open(final List<InetSocketAddress> hosts, final int localHost) throws IOException
     {
-        if (!Epoll.isAvailable())
+        return open(hosts, localHost, NativeTransport.EPOLL);
+    }
+
+    /**
+     * Bind the local host's address and port; the calling thread becomes the only one that may use the I/O.
+     *
+     * @param hosts     every host's address and port, by index.
+     * @param localHost this host's index.
+     * @param transport epoll or io_uring.
+     * @return the open I/O.
+     * @throws IOException if the transport is not available here or the address cannot be bound.
+     */
+    public static UdpPacketIo open(
+        final List<InetSocketAddress> hosts, final int localHost, final NativeTransport transport) throws IOException
+    {
+        final ManualIoEventLoop loop;
+        final DatagramChannel channel;
+        if (NativeTransport.IO_URING == transport)
         {
-            throw new IOException("Netty's epoll transport is not available: " + Epoll.unavailabilityCause());
+            if (!IoUring.isAvailable())
+            {
+                throw new IOException("Netty's io_uring transport is not available: " + IoUring.unavailabilityCause());
+            }
+            loop = new ManualIoEventLoop(Thread.currentThread(), IoUringIoHandler.newFactory());
+            channel = new IoUringDatagramChannel();
+        }
+        else
+        {
+            if (!Epoll.isAvailable())
+            {
+                throw new IOException("Netty's epoll transport is not available: " + Epoll.unavailabilityCause());
+            }
+            loop = new ManualIoEventLoop(Thread.currentThread(), EpollIoHandler.newFactory());
+            channel = new EpollDatagramChannel();
         }
         for (final InetSocketAddress host : hosts)
         {
@@ -84,8 +137,6 @@ public final class UdpPacketIo implements PacketIo
                 throw new IllegalArgumentException("host addresses must be IPv4: " + host);
             }
         }
-        final ManualIoEventLoop loop = new ManualIoEventLoop(Thread.currentThread(), EpollIoHandler.newFactory());
-        final EpollDatagramChannel channel = new EpollDatagramChannel();
         channel.config()
             .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER_LENGTH))
             .setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
@@ -145,7 +196,8 @@ public final class UdpPacketIo implements PacketIo
     /**
      * {@inheritDoc}
      * <p>
-     * Blocks in {@code epoll_wait}, so a datagram or a {@link #wakeup()} ends the wait at once.
+     * Blocks in the transport's wait ({@code epoll_wait} or io_uring's), so a datagram or a {@link #wakeup()} ends
+     * the wait at once.
      */
     public int await(final InboundHandler inboundHandler, final long timeoutNs)
     {
@@ -193,6 +245,8 @@ public final class UdpPacketIo implements PacketIo
 
     /**
      * {@inheritDoc}
+     * <p>
+     * With io_uring the writes are submitted when the loop next runs ({@link #poll}, {@link #await}).
      */
     public void flush()
     {
@@ -204,6 +258,12 @@ public final class UdpPacketIo implements PacketIo
      */
     public void close()
     {
+        channel.flush();
+        for (int i = 0; i < 100 && channel.isActive() && null != channel.unsafe().outboundBuffer() &&
+            !channel.unsafe().outboundBuffer().isEmpty(); i++)
+        {
+            loop.runNow();
+        }
         channel.close();
         for (int i = 0; i < 100 && channel.isOpen(); i++)
         {
@@ -237,7 +297,7 @@ public final class UdpPacketIo implements PacketIo
     }
 
     /**
-     * Datagrams the socket would not take.
+     * Datagrams the socket would not take, and errors the socket reported.
      *
      * @return the count.
      */
@@ -258,6 +318,11 @@ public final class UdpPacketIo implements PacketIo
 
     private final class Inbound extends ChannelInboundHandlerAdapter
     {
+        public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+        {
+            sendFailures++;
+        }
+
         public void channelRead(final ChannelHandlerContext ctx, final Object message)
         {
             final DatagramPacket packet = (DatagramPacket)message;

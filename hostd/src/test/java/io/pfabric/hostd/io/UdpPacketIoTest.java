@@ -1,7 +1,9 @@
 package io.pfabric.hostd.io;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
+import io.netty.channel.uring.IoUring;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.DatagramPacket;
@@ -19,9 +21,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Two UDP packet I/Os on loopback, each on a thread of its own as the transport would run them.
+ * Two UDP packet I/Os on loopback, each on a thread of its own as the transport would run them, over epoll and over
+ * io_uring.
  */
 @Timeout(60)
 class UdpPacketIoTest
@@ -34,9 +38,12 @@ class UdpPacketIoTest
         }
     }
 
-    @Test
-    void exchangesPacketsIntactAndDropsUnknownSources() throws Exception
+    @ParameterizedTest
+    @EnumSource(UdpPacketIo.NativeTransport.class)
+    void exchangesPacketsIntactAndDropsUnknownSources(final UdpPacketIo.NativeTransport transport) throws Exception
     {
+        assumeTrue(UdpPacketIo.NativeTransport.EPOLL == transport || IoUring.isAvailable(),
+            "io_uring is not available on this kernel");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         final List<InetSocketAddress> hosts =
             List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
@@ -57,7 +64,7 @@ class UdpPacketIoTest
         {
             try
             {
-                final UdpPacketIo io = UdpPacketIo.open(hosts, 1);
+                final UdpPacketIo io = UdpPacketIo.open(hosts, 1, transport);
                 bound.countDown();
                 try
                 {
@@ -93,7 +100,7 @@ class UdpPacketIoTest
         }, "udp-receiver");
         receiving.start();
         assertTrue(bound.await(10, TimeUnit.SECONDS), "the receiver bound its port");
-        final UdpPacketIo sender = UdpPacketIo.open(hosts, 0);
+        final UdpPacketIo sender = UdpPacketIo.open(hosts, 0, transport);
         try
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2_048]);
@@ -106,6 +113,7 @@ class UdpPacketIoTest
                     sender.poll((source, b, o, l) -> { }, 32);
                 }
                 sender.flush();
+                sender.poll((source, b, o, l) -> { }, 32);
                 if (0 == i % 64)
                 {
                     Thread.sleep(1);
