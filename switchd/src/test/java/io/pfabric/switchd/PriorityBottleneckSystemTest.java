@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -112,6 +113,7 @@ class PriorityBottleneckSystemTest
         assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC);
         final AtomicBoolean sendersDone = new AtomicBoolean();
+        final CountDownLatch captureOpen = new CountDownLatch(1);
         final CompletableFuture<List<long[]>> capture = CompletableFuture.supplyAsync(() ->
         {
             try
@@ -121,6 +123,7 @@ class PriorityBottleneckSystemTest
                 final FrameParser parser = new FrameParser();
                 try (PacketPort port = PacketPort.open("eth0"))
                 {
+                    captureOpen.countDown();
                     long lastFrameNs = System.nanoTime();
                     while (!sendersDone.get() || System.nanoTime() - lastFrameNs < TimeUnit.SECONDS.toNanos(1))
                     {
@@ -145,9 +148,11 @@ class PriorityBottleneckSystemTest
             }
             catch (final Exception ex)
             {
+                captureOpen.countDown();
                 throw new IllegalStateException(ex);
             }
         }, fabric.threads());
+        assertTrue(captureOpen.await(30, TimeUnit.SECONDS), "the receiver's capture opened");
 
         final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
             () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC), fabric.threads());
