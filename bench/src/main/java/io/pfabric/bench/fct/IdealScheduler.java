@@ -1,0 +1,215 @@
+package io.pfabric.bench.fct;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The Ideal scheme of the pFabric paper (Algorithm 1) at flow level, on a non-blocking fabric where only the hosts'
+ * access links constrain: whenever a flow arrives or finishes, walk the active flows in increasing remaining size
+ * (ties by arrival) and run each whose source and destination are both free, at the full access rate, marking both
+ * busy. A flow of n segments occupies its links for n full packets on the wire; its completion time adds the idle
+ * path's latency beyond one packet's serialization, so that a flow alone on the fabric completes in exactly the
+ * best possible time: base RTT + (n - 1) × packet time.
+ */
+public final class IdealScheduler
+{
+    /**
+     * Payload bytes per segment, as in the workloads.
+     */
+    public static final int SEGMENT_PAYLOAD_BYTES = 1460;
+
+    /**
+     * Bytes on the wire per full segment.
+     */
+    public static final int SEGMENT_WIRE_BYTES = 1500;
+
+    /**
+     * A flow to schedule.
+     *
+     * @param flowId          its id.
+     * @param sourceHost      index of the sending host.
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       payload bytes.
+     * @param startNs         arrival time.
+     */
+    public record Flow(long flowId, int sourceHost, int destinationHost, long sizeBytes, long startNs)
+    {
+    }
+
+    /**
+     * A scheduled flow.
+     *
+     * @param flow  the flow.
+     * @param endNs when its last byte is acknowledged.
+     */
+    public record Result(Flow flow, long endNs)
+    {
+        /**
+         * The flow completion time.
+         *
+         * @return nanoseconds.
+         */
+        public long fctNs()
+        {
+            return endNs - flow.startNs();
+        }
+    }
+
+    /**
+     * The idle path's round trip between two hosts: one full packet there and its ACK back.
+     */
+    @FunctionalInterface
+    public interface BaseRtt
+    {
+        /**
+         * The base RTT.
+         *
+         * @param sourceHost      sending host.
+         * @param destinationHost receiving host.
+         * @return nanoseconds.
+         */
+        long nanos(int sourceHost, int destinationHost);
+    }
+
+    private final long rateBitsPerSec;
+    private final BaseRtt baseRtt;
+
+    /**
+     * A scheduler.
+     *
+     * @param rateBitsPerSec the hosts' access link rate.
+     * @param baseRtt        the base RTT of each path.
+     */
+    public IdealScheduler(final long rateBitsPerSec, final BaseRtt baseRtt)
+    {
+        if (rateBitsPerSec <= 0)
+        {
+            throw new IllegalArgumentException("the rate must be positive: " + rateBitsPerSec);
+        }
+        this.rateBitsPerSec = rateBitsPerSec;
+        this.baseRtt = baseRtt;
+    }
+
+    /**
+     * Segments of a flow.
+     *
+     * @param sizeBytes payload bytes.
+     * @return whole segments, at least 1.
+     */
+    public static long segments(final long sizeBytes)
+    {
+        return Math.max(1, (sizeBytes + SEGMENT_PAYLOAD_BYTES - 1) / SEGMENT_PAYLOAD_BYTES);
+    }
+
+    /**
+     * The best possible completion time of a flow alone on the idle fabric: base RTT + (n - 1) packet times.
+     *
+     * @param flow the flow.
+     * @return nanoseconds.
+     */
+    public double idealFctNs(final Flow flow)
+    {
+        return baseRtt.nanos(flow.sourceHost(), flow.destinationHost()) +
+            (segments(flow.sizeBytes()) - 1) * packetTimeNs();
+    }
+
+    private double packetTimeNs()
+    {
+        return SEGMENT_WIRE_BYTES * 8e9 / rateBitsPerSec;
+    }
+
+    /**
+     * Schedule every flow.
+     *
+     * @param flows in any order.
+     * @return one result per flow, in order of arrival.
+     */
+    public List<Result> run(final List<Flow> flows)
+    {
+        final List<Active> arrivals = new ArrayList<>();
+        int hosts = 0;
+        for (int i = 0; i < flows.size(); i++)
+        {
+            final Flow flow = flows.get(i);
+            hosts = Math.max(hosts, Math.max(flow.sourceHost(), flow.destinationHost()) + 1);
+            arrivals.add(new Active(flow, i, segments(flow.sizeBytes()) * SEGMENT_WIRE_BYTES * 8.0));
+        }
+        arrivals.sort(Comparator.comparingLong((Active a) -> a.flow.startNs()).thenComparingInt(a -> a.order));
+        final double bitsPerNs = rateBitsPerSec / 1e9;
+        final boolean[] sourceBusy = new boolean[hosts];
+        final boolean[] destinationBusy = new boolean[hosts];
+        final List<Active> active = new ArrayList<>();
+        final Result[] results = new Result[flows.size()];
+        final Comparator<Active> byRemaining =
+            Comparator.comparingDouble((Active a) -> a.remainingBits).thenComparingInt(a -> a.order);
+        int next = 0;
+        double nowNs = arrivals.isEmpty() ? 0 : arrivals.get(0).flow.startNs();
+        while (next < arrivals.size() || !active.isEmpty())
+        {
+            while (next < arrivals.size() && arrivals.get(next).flow.startNs() <= nowNs)
+            {
+                active.add(arrivals.get(next++));
+            }
+            active.sort(byRemaining);
+            Arrays.fill(sourceBusy, false);
+            Arrays.fill(destinationBusy, false);
+            double nextEventNs = next < arrivals.size() ? arrivals.get(next).flow.startNs() : Double.MAX_VALUE;
+            for (final Active flow : active)
+            {
+                final int source = flow.flow.sourceHost();
+                final int destination = flow.flow.destinationHost();
+                flow.running = !sourceBusy[source] && !destinationBusy[destination];
+                if (flow.running)
+                {
+                    sourceBusy[source] = true;
+                    destinationBusy[destination] = true;
+                    nextEventNs = Math.min(nextEventNs, nowNs + flow.remainingBits / bitsPerNs);
+                }
+            }
+            final double elapsedNs = nextEventNs - nowNs;
+            final List<Active> finished = new ArrayList<>();
+            for (final Active flow : active)
+            {
+                if (flow.running)
+                {
+                    flow.remainingBits -= elapsedNs * bitsPerNs;
+                    if (flow.remainingBits <= 1e-6)
+                    {
+                        finished.add(flow);
+                    }
+                }
+            }
+            nowNs = nextEventNs;
+            for (final Active flow : finished)
+            {
+                active.remove(flow);
+                final double latencyNs =
+                    baseRtt.nanos(flow.flow.sourceHost(), flow.flow.destinationHost()) - packetTimeNs();
+                results[flow.order] = new Result(flow.flow, Math.round(nowNs + latencyNs));
+            }
+        }
+        final List<Result> inArrivalOrder = new ArrayList<>(flows.size());
+        for (final Active arrival : arrivals)
+        {
+            inArrivalOrder.add(results[arrival.order]);
+        }
+        return inArrivalOrder;
+    }
+
+    private static final class Active
+    {
+        final Flow flow;
+        final int order;
+        double remainingBits;
+        boolean running;
+
+        Active(final Flow flow, final int order, final double remainingBits)
+        {
+            this.flow = flow;
+            this.order = order;
+            this.remainingBits = remainingBits;
+        }
+    }
+}
