@@ -100,4 +100,21 @@ class WorkloadTraceTest
         assertEquals(List.of(FctLogWriter.HEADER, "1,h1,h2,1460,100,600,500,0,0,pfabric",
             "2,h2,h1,2920,200,,,3,1460,pfabric"), Files.readAllLines(file));
     }
+
+    @Test
+    void aTraceFileReadsBackAsWrittenAndNamesTheLineOfABadRow(@TempDir final Path directory) throws Exception
+    {
+        final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
+        final List<String> names = List.of("h1", "h2", "h3");
+        final List<WorkloadTrace.FlowSpec> flows = WorkloadTrace.generate(3, 0.5, 1_000_000_000L, web, 9, 300, 0);
+        final Path file = directory.resolve("trace.csv");
+        TraceFile.write(file, flows, names);
+        assertEquals(flows, TraceFile.read(file, names));
+
+        Files.writeString(file, TraceFile.HEADER + "\n0,h1,h2,1460,0\n1,h1,h9,1460,5\n");
+        final IllegalArgumentException unknown =
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> TraceFile.read(file, names));
+        assertTrue(unknown.getMessage().endsWith("trace.csv:3: unknown host 'h9'"), unknown.getMessage());
+    }
 }

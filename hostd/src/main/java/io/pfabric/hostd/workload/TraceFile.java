@@ -1,0 +1,167 @@
+package io.pfabric.hostd.workload;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A workload trace as CSV, hosts by name: {@code flow_id,src,dst,size_bytes,start_ns}, one flow per row in order of
+ * start, so that every scheme of an experiment (and Ideal) replays the same arrivals.
+ */
+public final class TraceFile
+{
+    /**
+     * The header row.
+     */
+    public static final String HEADER = "flow_id,src,dst,size_bytes,start_ns";
+
+    private TraceFile()
+    {
+    }
+
+    /**
+     * Write a trace.
+     *
+     * @param file      where.
+     * @param flows     the flows, host indices into {@code hostNames}.
+     * @param hostNames host names by index.
+     * @throws IOException if writing fails.
+     */
+    public static void write(final Path file, final List<WorkloadTrace.FlowSpec> flows, final List<String> hostNames)
+        throws IOException
+    {
+        try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
+            writer.write(HEADER);
+            writer.newLine();
+            for (final WorkloadTrace.FlowSpec flow : flows)
+            {
+                writer.write(flow.flowIndex() + "," + hostNames.get(flow.sourceHost()) + "," +
+                    hostNames.get(flow.destinationHost()) + "," + flow.sizeBytes() + "," + flow.startNs());
+                writer.newLine();
+            }
+        }
+    }
+
+    /**
+     * Read a trace.
+     *
+     * @param file      the CSV.
+     * @param hostNames host names by index; every name in the file must be one of them.
+     * @return the flows, host names turned into indices.
+     * @throws IOException              if reading fails.
+     * @throws IllegalArgumentException naming the file and line of a malformed row.
+     */
+    public static List<WorkloadTrace.FlowSpec> read(final Path file, final List<String> hostNames) throws IOException
+    {
+        final Map<String, Integer> indices = new HashMap<>();
+        for (int i = 0; i < hostNames.size(); i++)
+        {
+            indices.put(hostNames.get(i), i);
+        }
+        final List<WorkloadTrace.FlowSpec> flows = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            final String header = reader.readLine();
+            if (!HEADER.equals(null == header ? null : header.trim()))
+            {
+                throw new IllegalArgumentException(file + ":1: expected the header '" + HEADER + "'");
+            }
+            String line;
+            int number = 1;
+            while (null != (line = reader.readLine()))
+            {
+                number++;
+                if (line.isBlank())
+                {
+                    continue;
+                }
+                flows.add(parse(line, indices, file + ":" + number + ": "));
+            }
+        }
+        return flows;
+    }
+
+    /**
+     * A trace and the hosts it names.
+     *
+     * @param hostNames every host named, in order of first appearance (source before destination).
+     * @param flows     the flows, host indices into {@code hostNames}.
+     */
+    public record Trace(List<String> hostNames, List<WorkloadTrace.FlowSpec> flows)
+    {
+    }
+
+    /**
+     * Read a trace, taking its hosts from the names it uses.
+     *
+     * @param file the CSV.
+     * @return the hosts and the flows.
+     * @throws IOException              if reading fails.
+     * @throws IllegalArgumentException naming the file and line of a malformed row.
+     */
+    public static Trace read(final Path file) throws IOException
+    {
+        final List<String> names = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            reader.readLine();
+            String line;
+            while (null != (line = reader.readLine()))
+            {
+                final String[] fields = line.trim().split(",");
+                for (int i = 1; i <= 2 && i < fields.length; i++)
+                {
+                    if (!fields[i].isEmpty() && !names.contains(fields[i]))
+                    {
+                        names.add(fields[i]);
+                    }
+                }
+            }
+        }
+        return new Trace(List.copyOf(names), read(file, names));
+    }
+
+    private static WorkloadTrace.FlowSpec parse(final String line, final Map<String, Integer> indices,
+        final String where)
+    {
+        final String[] fields = line.trim().split(",");
+        if (5 != fields.length)
+        {
+            throw new IllegalArgumentException(where + "expected 5 fields, got " + fields.length);
+        }
+        final Integer source = indices.get(fields[1]);
+        final Integer destination = indices.get(fields[2]);
+        if (null == source || null == destination)
+        {
+            throw new IllegalArgumentException(where + "unknown host '" + (null == source ? fields[1] : fields[2]) +
+                "'");
+        }
+        if (source.equals(destination))
+        {
+            throw new IllegalArgumentException(where + "a flow from " + fields[1] + " to itself");
+        }
+        try
+        {
+            final long flowIndex = Long.parseLong(fields[0]);
+            final long sizeBytes = Long.parseLong(fields[3]);
+            final long startNs = Long.parseLong(fields[4]);
+            if (sizeBytes < 1 || startNs < 0)
+            {
+                throw new IllegalArgumentException(where + "size must be positive and start not negative");
+            }
+            return new WorkloadTrace.FlowSpec(flowIndex, source, destination, sizeBytes, startNs);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(where + "not a number: " + ex.getMessage());
+        }
+    }
+}
