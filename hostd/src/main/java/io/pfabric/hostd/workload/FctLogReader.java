@@ -1,0 +1,112 @@
+package io.pfabric.hostd.workload;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the FCT log that {@link FctLogWriter} writes. Cold path.
+ */
+public final class FctLogReader
+{
+    /**
+     * One row of the log.
+     *
+     * @param flowId             the flow's id.
+     * @param source             the sending host's name.
+     * @param destination        the receiving host's name.
+     * @param sizeBytes          its size.
+     * @param startNs            when it arrived.
+     * @param endNs              when its last byte was acknowledged; -1 if it never was.
+     * @param timeouts           timeouts it took.
+     * @param retransmittedBytes bytes it sent again.
+     * @param scheme             the scheme that carried it.
+     */
+    public record Row(long flowId, String source, String destination, long sizeBytes, long startNs, long endNs,
+        int timeouts, long retransmittedBytes, String scheme)
+    {
+        /**
+         * Whether the flow completed.
+         *
+         * @return true if it has an end.
+         */
+        public boolean isComplete()
+        {
+            return endNs >= 0;
+        }
+
+        /**
+         * Its completion time.
+         *
+         * @return nanoseconds, or -1 if incomplete.
+         */
+        public long fctNs()
+        {
+            return isComplete() ? endNs - startNs : -1;
+        }
+    }
+
+    private FctLogReader()
+    {
+    }
+
+    /**
+     * Read a log.
+     *
+     * @param file the CSV.
+     * @return its rows.
+     * @throws IOException              if reading fails.
+     * @throws IllegalArgumentException naming the file and line of a malformed row.
+     */
+    public static List<Row> read(final Path file) throws IOException
+    {
+        final List<Row> rows = new ArrayList<>();
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            final String header = reader.readLine();
+            if (!FctLogWriter.HEADER.equals(null == header ? null : header.trim()))
+            {
+                throw new IllegalArgumentException(file + ":1: expected the header '" + FctLogWriter.HEADER + "'");
+            }
+            String line;
+            int number = 1;
+            while (null != (line = reader.readLine()))
+            {
+                number++;
+                if (!line.isBlank())
+                {
+                    rows.add(parse(line.trim(), file + ":" + number + ": "));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static Row parse(final String line, final String where)
+    {
+        final String[] fields = line.split(",", -1);
+        if (10 != fields.length)
+        {
+            throw new IllegalArgumentException(where + "expected 10 fields, got " + fields.length);
+        }
+        try
+        {
+            final long startNs = Long.parseLong(fields[4]);
+            final long endNs = fields[5].isEmpty() ? -1 : Long.parseLong(fields[5]);
+            if (endNs >= 0 && !fields[6].isEmpty() && Long.parseLong(fields[6]) != endNs - startNs)
+            {
+                throw new IllegalArgumentException(where + "fct_ns is not end_ns - start_ns");
+            }
+            return new Row(Long.parseLong(fields[0]), fields[1], fields[2], Long.parseLong(fields[3]), startNs, endNs,
+                Integer.parseInt(fields[7]), Long.parseLong(fields[8]), fields[9]);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(where + "not a number: " + ex.getMessage());
+        }
+    }
+}
