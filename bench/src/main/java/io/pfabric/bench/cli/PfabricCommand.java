@@ -17,7 +17,8 @@ import java.io.IOException;
     description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
     subcommands = {
         DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, SendCommand.class,
-        RecvCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class, AnalyzeCommand.class,
+        RecvCommand.class, TcpdCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class,
+        AnalyzeCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",
