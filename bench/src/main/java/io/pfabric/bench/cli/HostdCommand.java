@@ -5,7 +5,6 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
-import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.app.AppServer;
@@ -120,16 +119,7 @@ public final class HostdCommand implements Callable<Integer>
     public Integer call() throws IOException
     {
         final PrintStream err = System.err;
-        final Topology topology;
-        try
-        {
-            topology = TopologyParser.parse(topologyFile);
-        }
-        catch (final TopologyException ex)
-        {
-            err.println("pfabric hostd: " + ex.getMessage());
-            return 2;
-        }
+        final Topology topology = TopologyParser.parse(topologyFile);
         final HostSpec host = topology.host(hostName);
         if (null == host)
         {

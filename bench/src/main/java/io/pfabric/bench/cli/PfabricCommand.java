@@ -2,6 +2,7 @@ package io.pfabric.bench.cli;
 
 import io.pfabric.bench.demo.DemoCommand;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.TopologyException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -51,7 +52,8 @@ public final class PfabricCommand implements Runnable
         final CommandLine commandLine = new CommandLine(new PfabricCommand())
             .setExecutionExceptionHandler((exception, cmd, parseResult) ->
             {
-                if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException)
+                if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException ||
+                    exception instanceof TopologyException)
                 {
                     cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
                     return 2;

@@ -5,7 +5,6 @@ import io.pfabric.common.config.Quantities;
 import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
-import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
@@ -72,16 +71,7 @@ public final class TcpdCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final Topology topology;
-        try
-        {
-            topology = TopologyParser.parse(topologyFile);
-        }
-        catch (final TopologyException ex)
-        {
-            System.err.println("pfabric tcpd: " + ex.getMessage());
-            return 2;
-        }
+        final Topology topology = TopologyParser.parse(topologyFile);
         final List<String> names = new ArrayList<>();
         final List<InetAddress> addresses = new ArrayList<>();
         for (final HostSpec host : topology.hosts())

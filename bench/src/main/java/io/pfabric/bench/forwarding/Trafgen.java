@@ -1,5 +1,9 @@
 package io.pfabric.bench.forwarding;
 
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.UdpFlyweight;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Trafgen implements AutoCloseable
 {
-    static final int HEADERS_LENGTH = 14 + 20 + 8;
+    static final int HEADERS_LENGTH =
+        EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH + UdpFlyweight.HEADER_LENGTH;
 
     private final Process process;
     private final Path config;

@@ -5,6 +5,7 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
+import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
@@ -38,8 +39,6 @@ public final class TransportBench
      */
     public static final long DEFAULT_BUFFER_LENGTH = 36_000;
     private static final int MEASUREMENT_SAMPLES = 5;
-    private static final int MTU_LENGTH = 1_500;
-    private static final int ETHERNET_HEADER_LENGTH = 14;
 
     /**
      * One rate's result.
@@ -86,9 +85,9 @@ public final class TransportBench
      */
     public static double maxGoodputBitsPerSec(final long rateBitsPerSec)
     {
-        final int overhead = PacketIos.wireOverheadLength("udp");
-        final int segment = MTU_LENGTH - (overhead - ETHERNET_HEADER_LENGTH) - PfabricHeaderFlyweight.HEADER_LENGTH;
-        final int wire = overhead + PfabricHeaderFlyweight.HEADER_LENGTH + segment + EgressPacer.WIRE_OVERHEAD_LENGTH;
+        final int segment = UdpPacketIo.MAX_PACKET_LENGTH - PfabricHeaderFlyweight.HEADER_LENGTH;
+        final int wire = PacketIos.wireOverheadLength(PacketIos.UDP) + PfabricHeaderFlyweight.HEADER_LENGTH + segment +
+            EgressPacer.WIRE_OVERHEAD_LENGTH;
         return rateBitsPerSec * (double)segment / wire;
     }
 

@@ -2,6 +2,8 @@ package io.pfabric.hostd.io;
 
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.UdpFlyweight;
 
 import java.net.InetAddress;
@@ -32,10 +34,6 @@ public final class PacketIos
      * pFabric directly in IPv4, protocol 253, on a packet socket.
      */
     public static final String RAW = "raw";
-
-    private static final int ETHERNET_HEADER_LENGTH = 14;
-    private static final int IPV4_HEADER_LENGTH = 20;
-    private static final int UDP_HEADER_LENGTH = 8;
 
     private PacketIos()
     {
@@ -69,8 +67,8 @@ public final class PacketIos
     public static int wireOverheadLength(final String mode)
     {
         factory(mode);
-        return ETHERNET_HEADER_LENGTH + IPV4_HEADER_LENGTH +
-            (RAW.equals(mode.toLowerCase(Locale.ROOT)) ? 0 : UDP_HEADER_LENGTH);
+        return EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH +
+            (RAW.equals(mode.toLowerCase(Locale.ROOT)) ? 0 : UdpFlyweight.HEADER_LENGTH);
     }
 
     /**

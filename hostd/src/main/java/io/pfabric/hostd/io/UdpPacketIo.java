@@ -17,6 +17,8 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringDatagramChannel;
 import io.netty.channel.uring.IoUringIoHandler;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.UdpFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -40,9 +42,11 @@ public final class UdpPacketIo implements PacketIo
 {
     private static final int RECEIVE_BUFFER_LENGTH = 2_048;
     private static final int SOCKET_BUFFER_LENGTH = 4 * 1024 * 1024;
-    private static final int MTU_LENGTH = 1_500;
-    private static final int IPV4_HEADER_LENGTH = 20;
-    private static final int UDP_HEADER_LENGTH = 8;
+
+    /**
+     * The longest packet a 1500-byte MTU carries unfragmented: less the IPv4 and UDP headers.
+     */
+    public static final int MAX_PACKET_LENGTH = 1_500 - Ipv4Flyweight.HEADER_LENGTH - UdpFlyweight.HEADER_LENGTH;
 
     /**
      * Netty's native transports that can carry the datagrams.
@@ -240,7 +244,7 @@ public final class UdpPacketIo implements PacketIo
      */
     public int maxPacketLength()
     {
-        return MTU_LENGTH - IPV4_HEADER_LENGTH - UDP_HEADER_LENGTH;
+        return MAX_PACKET_LENGTH;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pfabric.hostd.transport;
 
+import io.pfabric.hostd.io.PacketIos;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HostTransportTest
 {
     private static final long LINK_BPS = 10_000_000_000L;
-    private static final int OVERHEAD = 14 + 20 + 8;
+    private static final int OVERHEAD = PacketIos.wireOverheadLength(PacketIos.UDP);
     private static final long STEP_NS = 500;
 
     /**
