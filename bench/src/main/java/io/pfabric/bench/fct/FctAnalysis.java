@@ -136,8 +136,8 @@ public final class FctAnalysis
         final List<Summary> summaries = new ArrayList<>();
         for (final Bin bin : Bin.values())
         {
-            final double[] sorted = values.get(bin.ordinal()).stream().mapToDouble(Double::doubleValue).toArray();
-            Arrays.sort(sorted);
+            final double[] sorted = values.get(bin.ordinal()).stream().mapToDouble(Double::doubleValue).sorted()
+                .toArray();
             final double mean = 0 == sorted.length ? Double.NaN : Arrays.stream(sorted).sum() / sorted.length;
             summaries.add(new Summary(bin, sorted.length, incomplete[bin.ordinal()], mean, percentile(sorted, 50),
                 percentile(sorted, 99)));

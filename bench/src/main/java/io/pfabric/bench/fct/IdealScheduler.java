@@ -1,5 +1,7 @@
 package io.pfabric.bench.fct;
 
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -15,15 +17,8 @@ import java.util.List;
  */
 public final class IdealScheduler
 {
-    /**
-     * Payload bytes per segment, as in the workloads.
-     */
-    public static final int SEGMENT_PAYLOAD_BYTES = 1460;
-
-    /**
-     * Bytes on the wire per full segment.
-     */
-    public static final int SEGMENT_WIRE_BYTES = 1500;
+    private static final int SEGMENT_PAYLOAD_BYTES = FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES;
+    private static final int SEGMENT_WIRE_BYTES = FlowSizeDistribution.SEGMENT_WIRE_BYTES;
 
     /**
      * A flow to schedule.

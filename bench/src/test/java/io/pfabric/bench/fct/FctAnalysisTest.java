@@ -1,6 +1,7 @@
 package io.pfabric.bench.fct;
 
 import io.pfabric.hostd.workload.FctLogReader;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class FctAnalysisTest
 {
     private static final long MS = 1_000_000L;
-    private static final int SEGMENT = IdealScheduler.SEGMENT_PAYLOAD_BYTES;
+    private static final int SEGMENT = FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES;
 
     private final FctAnalysis analysis = new FctAnalysis(12_000_000L, (source, destination) -> 3 * MS / 2);
 

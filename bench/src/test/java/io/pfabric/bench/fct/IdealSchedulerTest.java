@@ -1,5 +1,6 @@
 package io.pfabric.bench.fct;
 
+import io.pfabric.hostd.workload.FlowSizeDistribution;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class IdealSchedulerTest
 {
     private static final long MS = 1_000_000L;
-    private static final int SEGMENT = IdealScheduler.SEGMENT_PAYLOAD_BYTES;
+    private static final int SEGMENT = FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES;
 
     private final IdealScheduler ideal = new IdealScheduler(12_000_000L, (source, destination) -> 3 * MS / 2);
 
