@@ -161,11 +161,7 @@ public final class AppClient implements AutoCloseable
         {
             throw failure;
         }
-        final byte[] length = {
-            (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
-        out.write(length);
-        out.write(body);
-        out.flush();
+        AppProtocol.writeFrame(out, body);
     }
 
     private void read()

@@ -4,6 +4,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -92,6 +93,22 @@ public final class AppProtocol
             throw new IOException("the stream ended inside a frame", ex);
         }
         return body;
+    }
+
+    /**
+     * Write one frame: its length, then the body. The caller serializes writers of one stream.
+     *
+     * @param out  the stream.
+     * @param body type and fields.
+     * @throws IOException if writing fails.
+     */
+    public static void writeFrame(final OutputStream out, final byte[] body) throws IOException
+    {
+        final byte[] length = {
+            (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
+        out.write(length);
+        out.write(body);
+        out.flush();
     }
 
     static void writeString(final DataOutputStream out, final String text) throws IOException

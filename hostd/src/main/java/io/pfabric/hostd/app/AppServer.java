@@ -288,11 +288,7 @@ public final class AppServer implements AutoCloseable
 
         private synchronized void write(final byte[] body) throws IOException
         {
-            final byte[] length = {
-                (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
-            out.write(length);
-            out.write(body);
-            out.flush();
+            AppProtocol.writeFrame(out, body);
         }
     }
 
