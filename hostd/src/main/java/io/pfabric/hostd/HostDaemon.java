@@ -93,18 +93,12 @@ public final class HostDaemon implements AutoCloseable
         final PacketIoFactory ioFactory,
         final TransportListener listener) throws IOException
     {
-        final List<HostSpec> hosts = topology.hosts();
-        for (int i = 0; i < hosts.size(); i++)
-        {
-            if (hosts.get(i).name().equals(hostName))
-            {
-                final HostDaemon daemon = new HostDaemon(topology, hosts.get(i), i, options, ioFactory, listener);
-                daemon.thread.start();
-                daemon.awaitStart();
-                return daemon;
-            }
-        }
-        throw new IllegalArgumentException("no host named '" + hostName + "' in the topology");
+        final int index = indexOf(topology, hostName);
+        final HostDaemon daemon =
+            new HostDaemon(topology, topology.hosts().get(index), index, options, ioFactory, listener);
+        daemon.thread.start();
+        daemon.awaitStart();
+        return daemon;
     }
 
     private void awaitStart() throws IOException
@@ -291,6 +285,11 @@ public final class HostDaemon implements AutoCloseable
      * @throws IllegalArgumentException if there is no such host.
      */
     public int hostIndex(final String name)
+    {
+        return indexOf(topology, name);
+    }
+
+    private static int indexOf(final Topology topology, final String name)
     {
         final List<HostSpec> hosts = topology.hosts();
         for (int i = 0; i < hosts.size(); i++)

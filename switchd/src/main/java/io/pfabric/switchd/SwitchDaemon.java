@@ -239,16 +239,6 @@ public final class SwitchDaemon implements AutoCloseable
     }
 
     /**
-     * Every port.
-     *
-     * @return the ports, in the topology's order.
-     */
-    public List<SwitchPort> ports()
-    {
-        return List.of(ports);
-    }
-
-    /**
      * Close every port's sockets. Call after the forwarder has stopped.
      */
     public void close()

@@ -67,12 +67,7 @@ public final class ForwardingBenchCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final boolean csv = switch (format.toLowerCase(Locale.ROOT))
-        {
-            case "csv" -> true;
-            case "table" -> false;
-            default -> throw new IllegalArgumentException("--format must be table or csv, not '" + format + "'");
-        };
+        final boolean csv = OutputFormats.isCsv(format);
         final List<ForwardingTarget.Kind> kinds = new ArrayList<>();
         if (!(1 == targets.size() && "none".equals(targets.get(0))))
         {

@@ -141,7 +141,7 @@ public final class HostdCommand implements Callable<Integer>
         final WorkloadRunner runner = null == workload ? null :
             new WorkloadRunner(configuration.lineRate() ? "linerate" : "pfabric", err);
         final List<WorkloadTrace.FlowSpec> trace = null == workload ? List.of() :
-            trace(topology, linkRateBitsPerSec > 0 ? linkRateBitsPerSec : windowedRate(linkRateBitsPerSec));
+            trace(topology, requirePositiveRate(linkRateBitsPerSec));
         final AtomicReference<AppServer> server = new AtomicReference<>();
         final TransportListener listener = new TransportListener()
         {
@@ -298,7 +298,7 @@ public final class HostdCommand implements Callable<Integer>
             FlowSizeDistribution.load(workload), seed, flows, durationNs);
     }
 
-    private static long windowedRate(final long linkRateBitsPerSec)
+    private static long requirePositiveRate(final long linkRateBitsPerSec)
     {
         if (linkRateBitsPerSec <= 0)
         {

@@ -61,11 +61,7 @@ public final class QueueBenchCommand implements Callable<Integer>
      */
     public Integer call() throws RunnerException
     {
-        final String outputFormat = format.toLowerCase(Locale.ROOT);
-        if (!"table".equals(outputFormat) && !"csv".equals(outputFormat))
-        {
-            throw new IllegalArgumentException("--format must be table or csv, not '" + format + "'");
-        }
+        final boolean csv = OutputFormats.isCsv(format);
         for (final String discipline : disciplines)
         {
             if (discipline.startsWith(QueueBenchmark.PFABRIC_STRUCTURE_PREFIX))
@@ -123,7 +119,7 @@ public final class QueueBenchCommand implements Callable<Integer>
                 String.format(Locale.ROOT, "%.1f", primary.getScoreError()),
                 String.format(Locale.ROOT, "%.1f", allocatedBytesPerOp(result)) });
         }
-        print(System.out, rows, "csv".equals(outputFormat));
+        print(System.out, rows, csv);
         return 0;
     }
 

@@ -52,12 +52,7 @@ public final class TransportBenchCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final boolean csv = switch (format.toLowerCase(Locale.ROOT))
-        {
-            case "csv" -> true;
-            case "table" -> false;
-            default -> throw new IllegalArgumentException("--format must be table or csv, not '" + format + "'");
-        };
+        final boolean csv = OutputFormats.isCsv(format);
         final List<Long> bitsPerSec = new ArrayList<>();
         for (final String rate : quick ? List.of("1g") : rates)
         {
