@@ -29,20 +29,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Two senders of pFabric packets into one switch egress paced at 100 Mb/s, one at 50 Mb/s with small priority
- * numbers and one at 100 Mb/s with large: the urgent stream loses nothing, the other absorbs every drop. The senders
- * sleep between frames and send up to 8 back to back after a late wake-up, so that on a 2-core machine they neither
- * starve the switch of CPU nor fall below their rate.
+ * Two senders of pFabric packets into one switch egress paced at 100 Mb/s, one at 25 Mb/s with small priority
+ * numbers and one at 100 Mb/s with large, for the same time: the urgent stream loses nothing, the other absorbs every
+ * drop. The senders sleep between frames and send up to 8 back to back after a late wake-up, so that on a 2-core
+ * machine they neither starve the switch of CPU nor fall below their rate. The egress buffer holds 100 frames: the
+ * urgent frames that arrive while a descheduled forwarder is not draining (48 ms of them) all fit, so that a busy
+ * machine tests the discipline rather than the scheduler of the operating system.
  */
 @Timeout(120)
 class PriorityBottleneckSystemTest
 {
     private static final int FRAMES = 1_500;
+    private static final int LAZY_FRAMES = 4 * FRAMES;
+    private static final long BUFFER_LENGTH = 100 * 1_500;
     private static final int FRAME_LENGTH = 1_500;
     private static final int PAYLOAD_LENGTH = FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH -
         Ipv4Flyweight.HEADER_LENGTH - PfabricHeaderFlyweight.HEADER_LENGTH;
     private static final long URGENT_PRIORITY = 1_000;
-    private static final long URGENT_RATE_BITS_PER_SEC = 50_000_000L;
+    private static final long URGENT_RATE_BITS_PER_SEC = 25_000_000L;
     private static final long LAZY_RATE_BITS_PER_SEC = 100_000_000L;
     private static final int SENDER_BURST_FRAMES = 8;
     private static final long LAZY_PRIORITY = 1_000_000_000L;
@@ -58,7 +62,8 @@ class PriorityBottleneckSystemTest
         }
     }
 
-    private static void send(final String namespace, final int host, final long priority, final long rateBitsPerSec)
+    private static void send(
+        final String namespace, final int host, final long priority, final long rateBitsPerSec, final int frames)
         throws Exception
     {
         NetworkNamespace.enterOnCurrentThread(namespace);
@@ -88,7 +93,7 @@ class PriorityBottleneckSystemTest
         try (PacketPort port = PacketPort.open("eth0"))
         {
             int sent = 0;
-            while (sent < FRAMES)
+            while (sent < frames)
             {
                 final long nowNs = System.nanoTime();
                 if (pacer.mayRelease(nowNs) && port.canTransmit())
@@ -111,7 +116,7 @@ class PriorityBottleneckSystemTest
     void theUrgentStreamLosesNothingAndTheOtherAbsorbsTheDrops() throws Exception
     {
         assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
-        fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC);
+        fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC, false, BUFFER_LENGTH);
         final AtomicBoolean sendersDone = new AtomicBoolean();
         final CountDownLatch captureOpen = new CountDownLatch(1);
         final CompletableFuture<List<long[]>> capture = CompletableFuture.supplyAsync(() ->
@@ -155,9 +160,9 @@ class PriorityBottleneckSystemTest
         assertTrue(captureOpen.await(30, TimeUnit.SECONDS), "the receiver's capture opened");
 
         final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
-            () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC), fabric.threads());
+            () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC, FRAMES), fabric.threads());
         final CompletableFuture<Void> lazy = CompletableFuture.runAsync(
-            () -> run(2, LAZY_PRIORITY, LAZY_RATE_BITS_PER_SEC), fabric.threads());
+            () -> run(2, LAZY_PRIORITY, LAZY_RATE_BITS_PER_SEC, LAZY_FRAMES), fabric.threads());
         urgent.get(60, TimeUnit.SECONDS);
         lazy.get(60, TimeUnit.SECONDS);
         sendersDone.set(true);
@@ -183,14 +188,14 @@ class PriorityBottleneckSystemTest
         final long drops = bottleneck.droppedPackets(DropReason.PRIORITY_DROP_ARRIVAL) +
             bottleneck.droppedPackets(DropReason.PRIORITY_EVICTION);
         assertTrue(drops > 0, "the bottleneck dropped");
-        assertEquals(FRAMES - lazySequence.size(), drops, "every drop was a lazy frame, counted at the bottleneck");
+        assertEquals(LAZY_FRAMES - lazySequence.size(), drops, "every drop was a lazy frame, counted at the bottleneck");
     }
 
-    private void run(final int host, final long priority, final long rateBitsPerSec)
+    private void run(final int host, final long priority, final long rateBitsPerSec, final int frames)
     {
         try
         {
-            send(fabric.host(host), host, priority, rateBitsPerSec);
+            send(fabric.host(host), host, priority, rateBitsPerSec, frames);
         }
         catch (final Exception ex)
         {

@@ -37,6 +37,7 @@ final class StarFabric implements AutoCloseable
     private final AtomicReference<SwitchDaemon> daemon = new AtomicReference<>();
     private final Topology topology;
     private final boolean learning;
+    private final long bufferLength;
     private final String[] hosts;
     private final String switchNamespace;
     private CompletableFuture<Void> switchThread;
@@ -44,7 +45,7 @@ final class StarFabric implements AutoCloseable
 
     StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline) throws Exception
     {
-        this(hostCount, rateBitsPerSec, discipline, false);
+        this(hostCount, rateBitsPerSec, discipline, false, -1);
     }
 
     /**
@@ -53,7 +54,22 @@ final class StarFabric implements AutoCloseable
     StarFabric(final int hostCount, final long rateBitsPerSec, final DisciplineKind discipline, final boolean learning)
         throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline, learning, -1);
+    }
+
+    /**
+     * The same fabric with every egress buffer {@code bufferLength} bytes long, or as the topology says when -1.
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final DisciplineKind discipline,
+        final boolean learning,
+        final long bufferLength)
+        throws Exception
+    {
         this.learning = learning;
+        this.bufferLength = bufferLength;
         topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline.cliName());
         try
         {
@@ -150,8 +166,9 @@ final class StarFabric implements AutoCloseable
                 try (SwitchDaemon switchDaemon = learning ?
                     SwitchDaemon.openLearning("s1", interfaces(), new SwitchDaemon.Overrides(
                         topology.switchNamed("s1").ports().get(0).rateBitsPerSec(),
-                        topology.switchNamed("s1").ports().get(0).discipline(), -1), new SystemNanoClock()) :
-                    SwitchDaemon.open(topology, "s1", SwitchDaemon.Overrides.NONE, new SystemNanoClock()))
+                        topology.switchNamed("s1").ports().get(0).discipline(), bufferLength), new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, "s1", new SwitchDaemon.Overrides(-1, null, bufferLength),
+                        new SystemNanoClock()))
                 {
                     forwarderThreadId = Thread.currentThread().threadId();
                     daemon.set(switchDaemon);
