@@ -3,16 +3,12 @@ package io.pfabric.bench.cli;
 import io.pfabric.bench.fct.IdealScheduler;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
-import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
-import io.pfabric.hostd.workload.WorkloadTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -60,26 +56,10 @@ public final class IdealCommand implements Callable<Integer>
             throw new IllegalArgumentException("--base-rtt must be positive");
         }
         final TraceFile.Trace flows = TraceFile.read(trace);
-        final List<IdealScheduler.Flow> ideal = new ArrayList<>();
-        for (final WorkloadTrace.FlowSpec flow : flows.flows())
-        {
-            ideal.add(new IdealScheduler.Flow(flow.flowIndex(), flow.sourceHost(), flow.destinationHost(),
-                flow.sizeBytes(), flow.startNs()));
-        }
-        final List<IdealScheduler.Result> results =
-            new IdealScheduler(rateBitsPerSec, (source, destination) -> baseRttNs).run(ideal);
-        try (FctLogWriter log = new FctLogWriter(out))
-        {
-            for (final IdealScheduler.Result result : results)
-            {
-                final IdealScheduler.Flow flow = result.flow();
-                log.append(flow.flowId(), flows.hostNames().get(flow.sourceHost()),
-                    flows.hostNames().get(flow.destinationHost()), flow.sizeBytes(), flow.startNs(), result.endNs(),
-                    0, 0, "ideal");
-            }
-        }
+        new IdealScheduler(rateBitsPerSec, (source, destination) -> baseRttNs)
+            .writeFctLog(flows.flows(), flows.hostNames(), out);
         System.err.printf(Locale.ROOT, "pfabric ideal: %,d flows among %d hosts scheduled; FCT log %s%n",
-            results.size(), flows.hostNames().size(), out);
+            flows.flows().size(), flows.hostNames().size(), out);
         return 0;
     }
 }

@@ -1,7 +1,11 @@
 package io.pfabric.bench.fct;
 
+import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.WorkloadTrace;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -205,6 +209,34 @@ public final class IdealScheduler
             this.flow = flow;
             this.order = order;
             this.remainingBits = remainingBits;
+        }
+    }
+
+    /**
+     * Schedule a trace and write the FCT log hostd writes, scheme {@code ideal}.
+     *
+     * @param trace     the flows.
+     * @param hostNames host names by index.
+     * @param file      where to write the log.
+     * @throws IOException if it cannot be written.
+     */
+    public void writeFctLog(final List<WorkloadTrace.FlowSpec> trace, final List<String> hostNames, final Path file)
+        throws IOException
+    {
+        final List<Flow> flows = new ArrayList<>(trace.size());
+        for (final WorkloadTrace.FlowSpec flow : trace)
+        {
+            flows.add(new Flow(flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(),
+                flow.startNs()));
+        }
+        try (FctLogWriter log = new FctLogWriter(file))
+        {
+            for (final Result result : run(flows))
+            {
+                final Flow flow = result.flow();
+                log.append(flow.flowId(), hostNames.get(flow.sourceHost()), hostNames.get(flow.destinationHost()),
+                    flow.sizeBytes(), flow.startNs(), result.endNs(), 0, 0, "ideal");
+            }
         }
     }
 }

@@ -61,6 +61,7 @@ public final class TcpReplay implements AutoCloseable
     });
     private final Map<Integer, ConcurrentLinkedDeque<Socket>> idle = new ConcurrentHashMap<>();
     private final AtomicInteger extraConnections = new AtomicInteger();
+    private final AtomicInteger completedFlows = new AtomicInteger();
     private final List<Socket> accepted = new ArrayList<>();
     private volatile boolean closed;
 
@@ -291,7 +292,18 @@ public final class TcpReplay implements AutoCloseable
         }
         final long endNs = System.nanoTime();
         pool.addFirst(socket);
+        completedFlows.incrementAndGet();
         return new long[]{ startNs, endNs };
+    }
+
+    /**
+     * Flows of this host completed so far, for progress reports from another thread.
+     *
+     * @return the count.
+     */
+    public int completedFlows()
+    {
+        return completedFlows.get();
     }
 
     /**

@@ -41,6 +41,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public static final int BATCH = 32;
 
     /**
+     * A packet held back by the pacer for less than this is waited for by spinning; for longer, by sleeping in the
+     * I/O's wait, so that a host sending at a low emulated rate leaves the CPU to the switch and the other hosts.
+     */
+    public static final long SPIN_PACING_NS = 20_000;
+
+    /**
      * Most sends waiting for the transport's thread.
      */
     public static final int COMMAND_QUEUE_CAPACITY = 1 << 16;
@@ -274,7 +280,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         work += timers.poll(nowNs, this::onTimerExpiry, BATCH);
         work += transmit();
         io.flush();
-        if (0 == work && !ready.isEmpty())
+        if (0 == work && !ready.isEmpty() && pacingWaitNs() <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -294,7 +300,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return 0;
         }
-        return io.await(this, timeoutNs);
+        return io.await(this, ready.isEmpty() ? timeoutNs : Math.max(0, Math.min(timeoutNs, pacingWaitNs())));
+    }
+
+    private long pacingWaitNs()
+    {
+        return null == pacer ? 0 : pacer.nextDepartureNs() - nowNs;
     }
 
     private int transmit()

@@ -10,7 +10,8 @@ import java.util.Locale;
 /**
  * Writes the FCT log, one CSV row per flow:
  * {@code flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme}; a flow that never
- * completed has empty {@code end_ns} and {@code fct_ns}. One thread at a time; cold path.
+ * completed has empty {@code end_ns} and {@code fct_ns}. Safe for several threads (the hosts of one run may share a
+ * log); cold path.
  */
 public final class FctLogWriter implements AutoCloseable
 {
@@ -54,7 +55,7 @@ public final class FctLogWriter implements AutoCloseable
      * @param scheme             the transport scheme, e.g. pfabric.
      * @throws IOException if writing fails.
      */
-    public void append(
+    public synchronized void append(
         final long flowId,
         final String source,
         final String destination,
@@ -77,7 +78,7 @@ public final class FctLogWriter implements AutoCloseable
      *
      * @throws IOException if writing fails.
      */
-    public void flush() throws IOException
+    public synchronized void flush() throws IOException
     {
         writer.flush();
     }
@@ -87,7 +88,7 @@ public final class FctLogWriter implements AutoCloseable
      *
      * @throws IOException if writing fails.
      */
-    public void close() throws IOException
+    public synchronized void close() throws IOException
     {
         writer.close();
     }
