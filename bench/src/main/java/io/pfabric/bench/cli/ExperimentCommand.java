@@ -1,9 +1,7 @@
 package io.pfabric.bench.cli;
 
 import io.pfabric.bench.experiment.Experiment;
-import io.pfabric.bench.experiment.ExperimentReport;
 import io.pfabric.bench.experiment.ExperimentSettings;
-import io.pfabric.bench.experiment.FctPlot;
 import io.pfabric.bench.fct.ResultsTable;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
@@ -136,10 +134,7 @@ public final class ExperimentCommand implements Callable<Integer>
                 // Already shutting down: the hook tears down.
             }
         }
-        FctPlot.write(outcome.lines(), String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per " +
-            "load", workload, topo, Rates.format(rateBitsPerSec), flows), out.resolve("fct-vs-load.png"));
         final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
-        ExperimentReport.write(settings, outcome, wallSec, out.resolve("README.md"));
         ResultsTable.print(System.out, outcome.lines());
         System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +
             "summary.csv, fct-vs-load.png)%n", wallSec / 60, wallSec % 60, out);

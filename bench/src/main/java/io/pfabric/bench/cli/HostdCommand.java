@@ -158,15 +158,7 @@ public final class HostdCommand implements Callable<Integer>
 
             public void onFlowFinished(final FlowRecord record)
             {
-                if (measuring.get())
-                {
-                    return;
-                }
-                if (null != runner)
-                {
-                    runner.onFlowFinished(record);
-                }
-                else if (!record.isComplete())
+                if (!measuring.get() && null == runner && !record.isComplete())
                 {
                     err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s incomplete at stop (%,d bytes)%n",
                         hostName, record.flowId(), topology.hosts().get(record.destinationHost()).name(),

@@ -8,6 +8,7 @@ import io.pfabric.bench.fct.TcpReplay;
 import io.pfabric.common.os.Commands;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
@@ -43,7 +44,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -51,7 +51,8 @@ import java.util.function.LongSupplier;
  * An FCT experiment on a fabric of network namespaces: for each scheme the fabric comes up (switchd with pFabric's
  * 36 KB queues for {@code pfabric} and {@code linerate}, drop-tail 225 KB queues for kernel {@code tcp}), every load
  * replays its trace (the same trace for every scheme), the fabric comes down; Ideal is computed for every trace; the
- * FCT logs, base RTTs, summary, plot and a README land in the results directory.
+ * FCT logs, the traces, base RTTs, summary, plot ({@code fct-vs-load.png}) and a README land in the results
+ * directory.
  */
 public final class Experiment
 {
@@ -133,6 +134,7 @@ public final class Experiment
      */
     public Outcome run() throws IOException
     {
+        final long startNs = System.nanoTime();
         Files.createDirectories(settings.out());
         final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
         if (!leftovers.isEmpty())
@@ -161,7 +163,13 @@ public final class Experiment
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
         ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines);
-        return new Outcome(lines, rtts, transportSettings(), tcpSettings);
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings);
+        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load",
+            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows()),
+            settings.out().resolve("fct-vs-load.png"));
+        ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
+            settings.out().resolve("README.md"));
+        return outcome;
     }
 
     private Map<Double, List<WorkloadTrace.FlowSpec>> traces() throws IOException
@@ -272,9 +280,12 @@ public final class Experiment
             configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts());
     }
 
-    private List<HostDaemon> startHosts(final NetnsFabric fabric, final String scheme, final long baseRttNs,
-        final List<? extends TransportListener> listeners) throws IOException
+    private List<HostDaemon> startHosts(final NetnsFabric fabric, final String scheme, final long baseRttNs)
+        throws IOException
     {
+        final TransportListener quiet = new TransportListener()
+        {
+        };
         final List<HostDaemon> hosts = new ArrayList<>();
         for (int i = 0; i < hostNames.size(); i++)
         {
@@ -282,7 +293,7 @@ public final class Experiment
             hosts.add(teardown.add(HostDaemon.start(topology, name,
                 new HostDaemon.Options(configuration(scheme, baseRttNs), settings.rateBitsPerSec(),
                     PacketIos.wireOverheadLength(PacketIos.UDP), fabric.namespace(name), false),
-                PacketIos.factory(PacketIos.UDP), listeners.get(i))));
+                PacketIos.factory(PacketIos.UDP), quiet)));
         }
         return hosts;
     }
@@ -294,14 +305,7 @@ public final class Experiment
     private PathRtts measureBaseRtts(final NetnsFabric fabric) throws IOException
     {
         progress.phase("measuring base RTTs");
-        final List<TransportListener> quiet = new ArrayList<>();
-        for (int i = 0; i < hostNames.size(); i++)
-        {
-            quiet.add(new TransportListener()
-            {
-            });
-        }
-        final List<HostDaemon> hosts = startHosts(fabric, "pfabric", TimeUnit.MILLISECONDS.toNanos(1), quiet);
+        final List<HostDaemon> hosts = startHosts(fabric, "pfabric", TimeUnit.MILLISECONDS.toNanos(1));
         try
         {
             final long[] byClass = { -1, -1 };
@@ -370,23 +374,12 @@ public final class Experiment
     private void runHostd(final NetnsFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
         final Path logPath) throws IOException
     {
-        final AtomicLong finished = new AtomicLong();
         final List<WorkloadRunner> runners = new ArrayList<>();
-        final List<TransportListener> listeners = new ArrayList<>();
         for (int i = 0; i < hostNames.size(); i++)
         {
-            final WorkloadRunner runner = new WorkloadRunner(scheme, new PrintStream(OutputStream.nullOutputStream()));
-            runners.add(runner);
-            listeners.add(new TransportListener()
-            {
-                public void onFlowFinished(final FlowRecord record)
-                {
-                    runner.onFlowFinished(record);
-                    finished.incrementAndGet();
-                }
-            });
+            runners.add(new WorkloadRunner(scheme, new PrintStream(OutputStream.nullOutputStream())));
         }
-        final List<HostDaemon> hosts = startHosts(fabric, scheme, rtts.maxNs(), listeners);
+        final List<HostDaemon> hosts = startHosts(fabric, scheme, rtts.maxNs());
         final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
         try (FctLogWriter log = new FctLogWriter(logPath))
         {
@@ -397,7 +390,7 @@ public final class Experiment
                 final WorkloadRunner runner = runners.get(i);
                 work.add(() -> runner.run(host, trace, log, settings.graceNs()));
             }
-            runAll(work, finished::get);
+            runAll(work, () -> runners.stream().mapToLong(WorkloadRunner::finishedFlows).sum());
             teardown.closeDownTo(hosts.get(0));
             for (int i = 0; i < hosts.size(); i++)
             {

@@ -2,7 +2,7 @@ package io.pfabric.hostd.workload;
 
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.transport.FlowRecord;
-import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.hostd.transport.IncompleteFlowException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -11,23 +11,34 @@ import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs one host's share of a workload trace: starts each of its flows at its time, logs every flow that finishes
- * (or is abandoned at stop) to the FCT log, and reports progress. The transport's listener hands finished flows to
- * this runner's thread through a bounded queue, so the log is written off the transport's thread.
+ * (or is abandoned at stop) to the FCT log under the trace's flow id, so that the logs of different schemes replaying
+ * one trace match flow by flow, and reports progress. Each flow's completion hands its record to this runner's
+ * thread through a bounded queue, so the log is written off the transport's thread.
  */
-public final class WorkloadRunner implements TransportListener
+public final class WorkloadRunner
 {
     private static final long PROGRESS_INTERVAL_NS = TimeUnit.SECONDS.toNanos(5);
     private static final int RECORD_QUEUE_CAPACITY = 1 << 16;
 
-    private final BlockingQueue<FlowRecord> finished = new ArrayBlockingQueue<>(RECORD_QUEUE_CAPACITY);
+    private record Finished(WorkloadTrace.FlowSpec flow, long startNs, FlowRecord record)
+    {
+        boolean isComplete()
+        {
+            return null != record && record.isComplete();
+        }
+    }
+
+    private final BlockingQueue<Finished> finished = new ArrayBlockingQueue<>(RECORD_QUEUE_CAPACITY);
+    private final AtomicLong finishedCount = new AtomicLong();
     private final String scheme;
     private final PrintStream progress;
     private volatile boolean stopping;
-    private long lostRecords;
+    private final AtomicLong lostRecords = new AtomicLong();
 
     /**
      * A runner.
@@ -41,15 +52,26 @@ public final class WorkloadRunner implements TransportListener
         this.progress = progress;
     }
 
-    /**
-     * {@inheritDoc}
-     */
-    public void onFlowFinished(final FlowRecord record)
+    private void onFinished(final WorkloadTrace.FlowSpec flow, final long startNs, final FlowRecord record,
+        final Throwable error)
     {
-        if (!finished.offer(record))
+        final FlowRecord result = null != record ? record :
+            error instanceof IncompleteFlowException incomplete ? incomplete.record() : null;
+        finishedCount.incrementAndGet();
+        if (!finished.offer(new Finished(flow, startNs, result)))
         {
-            lostRecords++;
+            lostRecords.incrementAndGet();
         }
+    }
+
+    /**
+     * Flows of this host finished so far, complete or not, for progress reports from another thread.
+     *
+     * @return the count.
+     */
+    public long finishedFlows()
+    {
+        return finishedCount.get();
     }
 
     /**
@@ -89,11 +111,12 @@ public final class WorkloadRunner implements TransportListener
             while (index < mine.size() && mine.get(index).startNs() <= nowNs - originNs)
             {
                 final WorkloadTrace.FlowSpec flow = mine.get(index++);
-                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes());
+                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes())
+                    .whenComplete((record, error) -> onFinished(flow, nowNs, record, error));
                 started++;
                 lastStartNs = nowNs;
             }
-            FlowRecord record;
+            Finished record;
             while (null != (record = finished.poll()))
             {
                 write(host, log, record);
@@ -133,22 +156,30 @@ public final class WorkloadRunner implements TransportListener
      */
     public void drain(final HostDaemon host, final FctLogWriter log) throws IOException
     {
-        FlowRecord record;
+        Finished record;
         while (null != (record = finished.poll()))
         {
             write(host, log, record);
         }
-        if (lostRecords > 0)
+        if (lostRecords.get() > 0)
         {
             progress.printf(Locale.ROOT, "hostd %s: %,d flow records lost (queue full)%n", host.host().name(),
-                lostRecords);
+                lostRecords.get());
         }
         log.flush();
     }
 
-    private void write(final HostDaemon host, final FctLogWriter log, final FlowRecord record) throws IOException
+    private void write(final HostDaemon host, final FctLogWriter log, final Finished finished) throws IOException
     {
-        log.append(record.flowId(), host.hostName(record.sourceHost()), host.hostName(record.destinationHost()),
+        final WorkloadTrace.FlowSpec flow = finished.flow();
+        final FlowRecord record = finished.record();
+        if (null == record)
+        {
+            log.append(flow.flowIndex(), host.hostName(flow.sourceHost()), host.hostName(flow.destinationHost()),
+                flow.sizeBytes(), finished.startNs(), -1, 0, 0, scheme);
+            return;
+        }
+        log.append(flow.flowIndex(), host.hostName(record.sourceHost()), host.hostName(record.destinationHost()),
             record.sizeBytes(), record.startNs(), record.endNs(), record.timeouts(), record.retransmittedBytes(),
             scheme);
     }
