@@ -5,7 +5,7 @@ import java.util.Locale;
 /**
  * The {@code --format} option of the benchmarks: a table for people, or CSV for scripts.
  */
-final class OutputFormats
+public final class OutputFormats
 {
     private OutputFormats()
     {
@@ -18,7 +18,7 @@ final class OutputFormats
      * @return true for csv.
      * @throws IllegalArgumentException for anything else.
      */
-    static boolean isCsv(final String format)
+    public static boolean isCsv(final String format)
     {
         return switch (format.toLowerCase(Locale.ROOT))
         {

@@ -1,5 +1,11 @@
 package io.pfabric.bench.demo;
 
+import io.pfabric.bench.cli.OutputFormats;
+import io.pfabric.bench.experiment.Experiment;
+import io.pfabric.bench.experiment.ExperimentSettings;
+import io.pfabric.bench.fct.ResultsTable;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topologies;
 import io.pfabric.switchd.queue.DisciplineKind;
 import io.pfabric.switchd.queue.DropReason;
 import io.pfabric.switchd.queue.QueueCounter;
@@ -7,42 +13,160 @@ import io.pfabric.switchd.queue.QueueCounters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
- * {@code pfabric demo}: one long flow and several short flows through one 1 Gb/s egress port, once through pFabric's
- * queue and once through drop-tail, on virtual time.
+ * {@code pfabric demo}: the web-search workload at 60% load on a four-host fabric in network namespaces, through
+ * pFabric (switchd and hostd) and through kernel TCP on drop-tail queues, with Ideal for the same trace; without root,
+ * the switch queues alone on virtual time.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    header = "One long and several short flows through pfabric and droptail, on virtual time.",
-    description = "Sends one long flow and several short flows through one 1 Gb/s switch egress port, once with the " +
-        "pfabric queue (36,000 B) and once with droptail (225,000 B), and prints each flow's completion time. It " +
-        "runs the real queue classes on real frames, on virtual time in one process: no interfaces, no switchd " +
-        "daemon, and a simplified fixed-window sender in place of hostd's transport.")
+    header = "pFabric against kernel TCP and Ideal on a real emulated fabric, in under 3 minutes.",
+    description = {
+        "As root: builds star:4 in network namespaces with every link paced at 100 Mb/s by switchd, replays the " +
+            "same web-search trace at 60% load once with hostd's pFabric transport on pFabric queues (36,000 B) " +
+            "and once with kernel TCP (cubic, minimum RTO lowered to a few base RTTs, pooled connections) on " +
+            "drop-tail queues (225,000 B), computes Ideal for the trace, and prints normalized FCT (FCT over the " +
+            "best possible on the idle fabric) per size bin. The FCT logs, summary.csv, fct-vs-load.png and " +
+            "README.md go to --out. This is 'pfabric experiment' with a small fixed setting.",
+        "Without root (no namespaces): says so and runs the virtual-time demo instead: the real switch queue " +
+            "classes on one 1 Gb/s egress port, one long and several short flows, pfabric against droptail." })
 public final class DemoCommand implements Callable<Integer>
 {
     private static final long MS = 1_000_000;
     private static final long LIMIT_NS = 10_000 * MS;
+    private static final String TOPOLOGY = "star:4";
+    private static final long RATE_BITS_PER_SEC = 100_000_000L;
+
+    @Option(names = "--flows", defaultValue = "400", paramLabel = "N",
+        description = "Flows in the trace (default: ${DEFAULT-VALUE}).")
+    long flows;
+
+    @Option(names = "--load", defaultValue = "0.6", paramLabel = "L",
+        description = "Offered load on the access links (default: ${DEFAULT-VALUE}).")
+    double load;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", paramLabel = "DIR",
+        description = "Results directory (default: .pfabric/demo under the project).")
+    Path out;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
+        description = "table (default) or csv: scheme,bin,count,mean,p99.")
+    String format;
+
+    @Option(names = "--virtual", description = "Run the virtual-time queue demo even as root.")
+    boolean virtual;
 
     @Option(names = "--long-flow", defaultValue = "4000000", paramLabel = "BYTES",
-        description = "Size of the long flow in bytes (default: ${DEFAULT-VALUE}).")
+        description = "Virtual-time demo: size of the long flow in bytes (default: ${DEFAULT-VALUE}).")
     long longFlowBytes;
 
     /**
      * {@inheritDoc}
      */
-    public Integer call()
+    public Integer call() throws IOException
+    {
+        final boolean csv = OutputFormats.isCsv(format);
+        if (!virtual && !"root".equals(System.getProperty("user.name")))
+        {
+            System.err.println("pfabric demo: not root, so no network namespaces: running the virtual-time queue " +
+                "demo instead (run as root for pFabric against kernel TCP on an emulated fabric)");
+            virtual = true;
+        }
+        if (virtual)
+        {
+            return virtualTime();
+        }
+        final Path directory = null != out ? out :
+            Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "demo");
+        final ExperimentSettings settings = new ExperimentSettings(TOPOLOGY,
+            Topologies.star(4, "", RATE_BITS_PER_SEC, "pfabric"), RATE_BITS_PER_SEC, "websearch", List.of(load),
+            List.of("pfabric", "tcp"), flows, seed, directory, "cubic", 0, TimeUnit.SECONDS.toNanos(30),
+            String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,
+                ExperimentSettings.loadLabel(load), seed));
+        final Experiment experiment = new Experiment(settings, System.err);
+        final Thread hook = new Thread(() ->
+        {
+            System.err.println("\npfabric demo: stopping; tearing the fabric down");
+            experiment.stop();
+        }, "demo-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        final Experiment.Outcome outcome;
+        try
+        {
+            outcome = experiment.run();
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Already shutting down: the hook tears down.
+            }
+        }
+        printFabric(System.out, settings, outcome, csv);
+        System.err.println("pfabric demo: FCT logs, summary.csv, fct-vs-load.png and README.md in " + directory);
+        return 0;
+    }
+
+    private static void printFabric(final PrintStream out, final ExperimentSettings settings,
+        final Experiment.Outcome outcome, final boolean csv)
+    {
+        final List<String> order = List.of("pfabric", "tcp", "ideal");
+        final List<ResultsTable.Line> lines = outcome.lines().stream()
+            .sorted(Comparator.comparingInt((ResultsTable.Line line) -> order.indexOf(line.scheme()))
+                .thenComparing(line -> line.summary().bin()))
+            .toList();
+        if (csv)
+        {
+            out.println("scheme,bin,count,mean,p99");
+            for (final ResultsTable.Line line : lines)
+            {
+                out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.4f%n", line.scheme(), line.bin(), line.summary().count(),
+                    line.summary().mean(), line.summary().p99());
+            }
+            return;
+        }
+        out.printf(Locale.ROOT, "pfabric demo: %s at load %s on %s, every link %s, %,d flows, through switchd in " +
+            "network namespaces%n", settings.workload(), ExperimentSettings.loadLabel(settings.loads().get(0)),
+            settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows());
+        out.println("  pfabric: hostd's transport on pFabric queues; " + outcome.transportSettings());
+        out.println("  tcp:     " + outcome.tcpSettings() + ", on drop-tail queues");
+        out.println("  ideal:   Algorithm 1 of the paper on the same trace");
+        out.printf(Locale.ROOT, "  normalized FCT = FCT / (base RTT %.0f us + (segments - 1) packet times)%n%n",
+            outcome.rtts().maxNs() / 1e3);
+        out.printf(Locale.ROOT, "%-8s %-7s %6s %8s %8s%n", "scheme", "bin", "count", "mean", "p99");
+        for (final ResultsTable.Line line : lines)
+        {
+            out.printf(Locale.ROOT, "%-8s %-7s %6d %8.2f %8.2f%n", line.scheme(), line.bin(),
+                line.summary().count(), line.summary().mean(), line.summary().p99());
+        }
+        out.println();
+        out.println("  bins: small (0,100KB], medium (100KB,10MB], large (10MB,inf)");
+    }
+
+    private int virtualTime()
     {
         if (longFlowBytes < 1 || longFlowBytes > 1_000_000_000L)
         {
             throw new IllegalArgumentException("--long-flow must be between 1 and 1000000000 bytes");
         }
-        final List<EgressDemo.FlowSpec> flows = List.of(
+        final List<EgressDemo.FlowSpec> demoFlows = List.of(
             new EgressDemo.FlowSpec("long", longFlowBytes, 0),
             new EgressDemo.FlowSpec("short-1", 15_000, 2 * MS),
             new EgressDemo.FlowSpec("short-2", 30_000, 4 * MS),
@@ -53,18 +177,18 @@ public final class DemoCommand implements Callable<Integer>
             new EgressDemo.FlowSpec("short-7", 100_000, 10 * MS));
 
         final EgressDemo.Outcome pfabric = new EgressDemo(DisciplineKind.PFABRIC,
-            DisciplineKind.PFABRIC.defaultCapacityLength()).run(flows, LIMIT_NS);
+            DisciplineKind.PFABRIC.defaultCapacityLength()).run(demoFlows, LIMIT_NS);
         final EgressDemo.Outcome droptail = new EgressDemo(DisciplineKind.DROPTAIL,
-            DisciplineKind.DROPTAIL.defaultCapacityLength()).run(flows, LIMIT_NS);
-        final long[] aloneNs = new long[flows.size()];
-        for (int i = 0; i < flows.size(); i++)
+            DisciplineKind.DROPTAIL.defaultCapacityLength()).run(demoFlows, LIMIT_NS);
+        final long[] aloneNs = new long[demoFlows.size()];
+        for (int i = 0; i < demoFlows.size(); i++)
         {
-            final EgressDemo.FlowSpec spec = flows.get(i);
+            final EgressDemo.FlowSpec spec = demoFlows.get(i);
             aloneNs[i] = new EgressDemo(DisciplineKind.PFABRIC, DisciplineKind.PFABRIC.defaultCapacityLength())
                 .run(List.of(new EgressDemo.FlowSpec(spec.name(), spec.sizeBytes(), 0)), LIMIT_NS)
                 .flows().get(0).fctNs();
         }
-        print(System.out, flows, aloneNs, pfabric, droptail);
+        print(System.out, demoFlows, aloneNs, pfabric, droptail);
         return 0;
     }
 
@@ -79,7 +203,7 @@ public final class DemoCommand implements Callable<Integer>
         out.printf(Locale.ROOT, "  senders on 10 Gb/s links, base RTT %.1f us, window %d packets, timeout %.1f us;%n",
             EgressDemo.BASE_RTT_NS / 1e3, EgressDemo.WINDOW_PACKETS, EgressDemo.TIMEOUT_NS / 1e3);
         out.println("  priority = remaining unacknowledged bytes; 'alone' = the flow by itself on the idle port.");
-        out.println("  Not a daemon or a network run: see README.md for what exists so far.");
+        out.println("  Not a network run: as root, 'pfabric demo' runs switchd and hostd on an emulated fabric.");
         out.println();
         out.printf(Locale.ROOT, "%-8s %10s %9s %11s | %11s %7s %4s | %11s %7s %4s%n",
             "flow", "bytes", "start_ms", "alone_us", "pfabric_us", "x_alone", "rto", "droptail_us", "x_alone", "rto");

@@ -72,6 +72,8 @@ public final class Experiment
     private static final long MIN_TCP_RTO_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int WARM_UP_ROUNDS = 3;
     private static final long WARM_UP_FLOW_BYTES = 4_000_000;
+    private static final int WARM_UP_SHORT_FLOWS = 100;
+    private static final long WARM_UP_SHORT_FLOW_BYTES = 8_760;
     private static final long WARM_UP_PATIENCE_SEC = 120;
     private static final String ALLOWED_CC = "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
 
@@ -197,7 +199,7 @@ public final class Experiment
         final NetnsFabric fabric = teardown.add(NetnsFabric.build(topology, PREFIX));
         try
         {
-            teardown.add(startSwitches(fabric, discipline));
+            final FabricRunner switches = teardown.add(startSwitches(fabric, discipline));
             if (null == rtts)
             {
                 rtts = measureBaseRtts(fabric);
@@ -208,6 +210,7 @@ public final class Experiment
                 final String load = ExperimentSettings.loadLabel(entry.getKey());
                 progress.phase(scheme + " at load " + load);
                 final Path log = settings.out().resolve("fct-" + scheme + "-" + load + ".csv");
+                final RunCounters before = RunCounters.snapshot(topology, fabric, switches);
                 if (tcp)
                 {
                     runTcp(fabric, entry.getValue(), log);
@@ -220,6 +223,9 @@ public final class Experiment
                 {
                     throw new IOException("stopped");
                 }
+                final RunCounters counters = RunCounters.snapshot(topology, fabric, switches).since(before);
+                counters.write(settings.out().resolve("counters-" + scheme + "-" + load + ".csv"));
+                progress.phase(scheme + " at load " + load + " done: " + counters.summary());
             }
         }
         finally
@@ -334,19 +340,25 @@ public final class Experiment
     }
 
     /**
-     * Every host sends a few flows to the next one at once, so that the JIT has compiled the transport's and the
-     * switch's paths before the first measured run: otherwise the scheme that runs first pays for the warm-up.
+     * Every host sends a long flow and many short ones to the next host at once, a few times over, so that the JIT
+     * has compiled the transport's and the switch's paths, per packet and per flow, before the first measured run:
+     * otherwise the scheme that runs first pays for the warm-up.
      */
     private void warmUp(final List<HostDaemon> hosts) throws IOException
     {
-        progress.phase("warming up (" + WARM_UP_ROUNDS + " rounds of " + WARM_UP_FLOW_BYTES / 1_000_000 +
-            " MB from every host to the next)");
+        progress.phase("warming up (" + WARM_UP_ROUNDS + " rounds of a " + WARM_UP_FLOW_BYTES / 1_000_000 +
+            " MB flow and " + WARM_UP_SHORT_FLOWS + " short ones from every host to the next)");
         for (int round = 0; round < WARM_UP_ROUNDS && !stopped; round++)
         {
             final List<CompletableFuture<FlowRecord>> flows = new ArrayList<>();
             for (int i = 0; i < hosts.size(); i++)
             {
-                flows.add(hosts.get(i).send(hostNames.get((i + 1) % hosts.size()), WARM_UP_FLOW_BYTES));
+                final String next = hostNames.get((i + 1) % hosts.size());
+                flows.add(hosts.get(i).send(next, WARM_UP_FLOW_BYTES));
+                for (int k = 0; k < WARM_UP_SHORT_FLOWS; k++)
+                {
+                    flows.add(hosts.get(i).send(next, WARM_UP_SHORT_FLOW_BYTES));
+                }
             }
             try
             {
