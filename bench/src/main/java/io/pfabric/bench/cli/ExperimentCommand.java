@@ -40,8 +40,10 @@ public final class ExperimentCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns",
-        description = "Where the fabric runs: netns (network namespaces on this machine, the default).")
+    @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns|mininet",
+        description = "Where the fabric runs: netns (network namespaces made here, every switch in this process; " +
+            "the default) or mininet (Mininet builds the fabric with testbed/mininet's PfabricSwitch, one switchd " +
+            "process per switch; needs the mininet package).")
     String testbed;
 
     @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
@@ -92,17 +94,13 @@ public final class ExperimentCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        if (!"netns".equals(testbed))
-        {
-            throw new IllegalArgumentException("--testbed must be netns, not '" + testbed + "'");
-        }
         if (!List.of("cubic", "bbr", "reno").contains(congestionControl))
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
         final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
         final Topology topology = TestbedCommand.topology(topo, rateBitsPerSec, "pfabric");
-        final ExperimentSettings settings = new ExperimentSettings(topo, topology, rateBitsPerSec, workload, loads,
+        final ExperimentSettings settings = new ExperimentSettings(testbed, topo, topology, rateBitsPerSec, workload, loads,
             schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
             commandLine());

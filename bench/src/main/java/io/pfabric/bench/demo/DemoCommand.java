@@ -91,7 +91,7 @@ public final class DemoCommand implements Callable<Integer>
         }
         final Path directory = null != out ? out :
             Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "demo");
-        final ExperimentSettings settings = new ExperimentSettings(TOPOLOGY,
+        final ExperimentSettings settings = new ExperimentSettings("netns", TOPOLOGY,
             Topologies.star(4, "", RATE_BITS_PER_SEC, "pfabric"), RATE_BITS_PER_SEC, "websearch", List.of(load),
             List.of("pfabric", "tcp"), flows, seed, directory, "cubic", 0, TimeUnit.SECONDS.toNanos(30),
             String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,

@@ -6,7 +6,6 @@ import io.pfabric.bench.fct.PathRtts;
 import io.pfabric.bench.fct.ResultsTable;
 import io.pfabric.bench.fct.TcpReplay;
 import io.pfabric.common.os.Commands;
-import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
@@ -20,9 +19,7 @@ import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
-import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.DisciplineKind;
-import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
@@ -48,7 +45,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * An FCT experiment on a fabric of network namespaces: for each scheme the fabric comes up (switchd with pFabric's
+ * An FCT experiment on an emulated fabric (network namespaces, or Mininet): for each scheme the fabric comes up (switchd with pFabric's
  * 36 KB queues for {@code pfabric} and {@code linerate}, drop-tail 225 KB queues for kernel {@code tcp}), every load
  * replays its trace (the same trace for every scheme), the fabric comes down; Ideal is computed for every trace; the
  * FCT logs, the traces, base RTTs, summary, plot ({@code fct-vs-load.png}) and a README land in the results
@@ -93,6 +90,7 @@ public final class Experiment
     private final Topology topology;
     private final List<String> hostNames = new ArrayList<>();
     private final PrintStream out;
+    private final EmulatedFabric.Testbed testbed;
     private final ProgressBar progress;
     private final Teardown teardown = new Teardown();
     private volatile boolean stopped;
@@ -114,6 +112,9 @@ public final class Experiment
         {
             hostNames.add(host.name());
         }
+        this.testbed = "mininet".equals(settings.testbed()) ?
+            new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out()) :
+            new NetnsTestbed(topology, PREFIX);
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
     }
@@ -196,10 +197,9 @@ public final class Experiment
         final DisciplineKind discipline = tcp ? DisciplineKind.DROPTAIL : DisciplineKind.PFABRIC;
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
-        final NetnsFabric fabric = teardown.add(NetnsFabric.build(topology, PREFIX));
+        final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
         try
         {
-            final FabricRunner switches = teardown.add(startSwitches(fabric, discipline));
             if (null == rtts)
             {
                 rtts = measureBaseRtts(fabric);
@@ -210,7 +210,7 @@ public final class Experiment
                 final String load = ExperimentSettings.loadLabel(entry.getKey());
                 progress.phase(scheme + " at load " + load);
                 final Path log = settings.out().resolve("fct-" + scheme + "-" + load + ".csv");
-                final RunCounters before = RunCounters.snapshot(topology, fabric, switches);
+                final RunCounters before = RunCounters.snapshot(topology, fabric);
                 if (tcp)
                 {
                     runTcp(fabric, entry.getValue(), log);
@@ -223,7 +223,7 @@ public final class Experiment
                 {
                     throw new IOException("stopped");
                 }
-                final RunCounters counters = RunCounters.snapshot(topology, fabric, switches).since(before);
+                final RunCounters counters = RunCounters.snapshot(topology, fabric).since(before);
                 counters.write(settings.out().resolve("counters-" + scheme + "-" + load + ".csv"));
                 progress.phase(scheme + " at load " + load + " done: " + counters.summary());
             }
@@ -231,20 +231,6 @@ public final class Experiment
         finally
         {
             teardown.closeDownTo(fabric);
-        }
-    }
-
-    private static FabricRunner startSwitches(final NetnsFabric fabric, final DisciplineKind discipline)
-        throws IOException
-    {
-        try
-        {
-            return FabricRunner.start(fabric,
-                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength()));
-        }
-        catch (final PacketSocketException ex)
-        {
-            throw new IOException("switchd: " + ex.getMessage(), ex);
         }
     }
 
@@ -286,7 +272,7 @@ public final class Experiment
             configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts());
     }
 
-    private List<HostDaemon> startHosts(final NetnsFabric fabric, final String scheme, final long baseRttNs)
+    private List<HostDaemon> startHosts(final EmulatedFabric fabric, final String scheme, final long baseRttNs)
         throws IOException
     {
         final TransportListener quiet = new TransportListener()
@@ -308,7 +294,7 @@ public final class Experiment
      * The base RTT of each class of path (same switch, or across the fabric), measured once on a representative
      * pair with one-segment flows of hostd's transport on the idle fabric, the best of 20.
      */
-    private PathRtts measureBaseRtts(final NetnsFabric fabric) throws IOException
+    private PathRtts measureBaseRtts(final EmulatedFabric fabric) throws IOException
     {
         progress.phase("measuring base RTTs");
         final List<HostDaemon> hosts = startHosts(fabric, "pfabric", TimeUnit.MILLISECONDS.toNanos(1));
@@ -383,7 +369,7 @@ public final class Experiment
         return hosts.get(source).switchName().equals(hosts.get(destination).switchName()) ? 0 : 1;
     }
 
-    private void runHostd(final NetnsFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
+    private void runHostd(final EmulatedFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
         final Path logPath) throws IOException
     {
         final List<WorkloadRunner> runners = new ArrayList<>();
@@ -416,7 +402,7 @@ public final class Experiment
         }
     }
 
-    private void runTcp(final NetnsFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath)
+    private void runTcp(final EmulatedFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath)
         throws IOException
     {
         final long rtoMinUs = (settings.tcpRtoMinNs() > 0 ? settings.tcpRtoMinNs() :

@@ -42,9 +42,11 @@ public final class ExperimentReport
             " in %d min %02d s with:\n\n", wallSec / 60, wallSec % 60));
         md.append("```sh\n").append(settings.commandLine()).append("\n```\n\n");
         md.append("## Settings\n\n");
-        md.append("- Fabric: `").append(settings.topologySpec()).append("` in network namespaces, every link ")
-            .append(Rates.format(settings.rateBitsPerSec())).append(", one switchd per switch, hosts running ")
-            .append("hostd's transport over UDP (pfabric, linerate) or kernel TCP (tcp).\n");
+        md.append("- Fabric: `").append(settings.topologySpec()).append("` ")
+            .append("mininet".equals(settings.testbed()) ? "built by Mininet (a switchd process per switch)" :
+                "in network namespaces (every switchd in the experiment's process)")
+            .append(", every link ").append(Rates.format(settings.rateBitsPerSec()))
+            .append("; hosts run hostd's transport over UDP (pfabric, linerate) or kernel TCP (tcp).\n");
         md.append(String.format(Locale.ROOT, "- Queues: pfabric and linerate on pFabric queues of %,d B per port; " +
             "tcp on drop-tail queues of %,d B.%n", DisciplineKind.PFABRIC.defaultCapacityLength(),
             DisciplineKind.DROPTAIL.defaultCapacityLength()));

@@ -9,6 +9,7 @@ import java.util.List;
 /**
  * What an experiment runs.
  *
+ * @param testbed           netns or mininet.
  * @param topologySpec      as given, e.g. {@code star:4}.
  * @param topology          the fabric.
  * @param rateBitsPerSec    every link's rate.
@@ -24,6 +25,7 @@ import java.util.List;
  * @param commandLine       the command that ran the experiment, for its README.
  */
 public record ExperimentSettings(
+    String testbed,
     String topologySpec,
     Topology topology,
     long rateBitsPerSec,
@@ -48,6 +50,10 @@ public record ExperimentSettings(
      */
     public ExperimentSettings
     {
+        if (!"netns".equals(testbed) && !"mininet".equals(testbed))
+        {
+            throw new IllegalArgumentException("the testbed must be netns or mininet, not '" + testbed + "'");
+        }
         loads = List.copyOf(loads);
         schemes = List.copyOf(schemes);
         if (loads.isEmpty() || schemes.isEmpty())

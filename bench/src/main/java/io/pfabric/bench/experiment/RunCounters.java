@@ -8,7 +8,6 @@ import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
 import io.pfabric.testbed.FabricRunner;
-import io.pfabric.testbed.NetnsFabric;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -22,7 +21,7 @@ import java.util.Map;
 
 /**
  * Where packets went during one run: every switch port's frames received and sent, its queue's drops and its
- * receive ring's overflows, and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
+ * receive ring's overflows (when the switches run in this process), and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
  * difference of two snapshots. Written as {@code counters-SCHEME-LOAD.csv} ({@code element,counter,value}).
  */
 final class RunCounters
@@ -41,16 +40,15 @@ final class RunCounters
      * Read the counters now.
      *
      * @param topology the fabric.
-     * @param fabric   its namespaces.
-     * @param switches its running switches.
+     * @param fabric   its namespaces and, when they run in this process, its switches.
      * @return the snapshot.
      * @throws IOException if a host's kernel counters cannot be read.
      */
-    static RunCounters snapshot(final Topology topology, final NetnsFabric fabric, final FabricRunner switches)
-        throws IOException
+    static RunCounters snapshot(final Topology topology, final EmulatedFabric fabric) throws IOException
     {
         final Map<String, Long> values = new LinkedHashMap<>();
-        for (final SwitchSpec spec : topology.switches())
+        final FabricRunner switches = fabric.switches();
+        for (final SwitchSpec spec : null == switches ? List.<SwitchSpec>of() : topology.switches())
         {
             final SwitchDaemon daemon = switches.daemon(spec.name());
             for (int i = 0; i < daemon.portCount(); i++)

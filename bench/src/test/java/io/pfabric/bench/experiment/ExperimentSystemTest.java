@@ -49,7 +49,7 @@ class ExperimentSystemTest
     {
         assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root");
         final String allowedBefore = Files.readString(ALLOWED_CC).trim();
-        final ExperimentSettings settings = new ExperimentSettings("star:3",
+        final ExperimentSettings settings = new ExperimentSettings("netns", "star:3",
             Topologies.star(3, "", 100_000_000L, "pfabric"), 100_000_000L, "websearch", List.of(0.5),
             List.of("pfabric", "linerate", "tcp"), FLOWS, 7, out, "cubic", 0, TimeUnit.SECONDS.toNanos(30),
             "./pfabric experiment --topo star:3 --loads 0.5 --flows 30");
