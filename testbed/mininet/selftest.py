@@ -11,6 +11,7 @@ removes what it made (daemons, interfaces) before exiting. PFABRIC_CMD chooses h
 """
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -98,7 +99,12 @@ def cleanup(net):
                 subprocess.call(['ip', 'link', 'del', intf])
 
 
+def interrupted(signum, _frame):
+    raise CheckFailed('stopped by signal %d' % signum)
+
+
 def main():
+    signal.signal(signal.SIGTERM, interrupted)
     spec = sys.argv[1] if len(sys.argv) > 1 else 'star,2'
     os.environ.setdefault('PFABRIC_MN_DIR', tempfile.mkdtemp(prefix='pfabric-mn-'))
     setLogLevel('info')
