@@ -43,10 +43,24 @@ STOP_TIMEOUT_SECONDS = 15
 OFFLOADS = ('rx', 'off', 'tx', 'off', 'sg', 'off', 'tso', 'off', 'gso', 'off', 'gro', 'off')
 
 
+_launcher_ready = []
+
+
 def pfabric_command():
-    """The command prefix that runs pfabric: $PFABRIC_CMD split as shell words, or the repository's launcher."""
+    """The command prefix that runs pfabric: $PFABRIC_CMD split as shell words, or the repository's launcher.
+    The launcher builds when sources changed; it is run once here first, so that daemons started together do
+    not all build at once."""
     configured = os.environ.get('PFABRIC_CMD', '').strip()
-    return shlex.split(configured) if configured else [os.path.join(REPO, 'pfabric')]
+    if configured:
+        return shlex.split(configured)
+    launcher = [os.path.join(REPO, 'pfabric')]
+    if not _launcher_ready:
+        result = subprocess.run(launcher + ['--version'], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, universal_newlines=True, timeout=900)
+        if result.returncode != 0:
+            raise RuntimeError('%s --version failed (exit %d):\n%s' % (launcher[0], result.returncode, result.stdout))
+        _launcher_ready.append(True)
+    return launcher
 
 
 def run_dir():
@@ -233,10 +247,16 @@ class PfabricSwitch(Switch):
 
     @classmethod
     def batchStartup(cls, switches, **_kwargs):
-        """Wait until every switch's switchd forwards (they start in parallel)."""
-        for switch in switches:
-            if switch.daemon is not None:
-                switch.daemon.wait_ready()
+        """Wait until every switch's switchd forwards (they start in parallel); if one does not, stop them all,
+        since Mininet will not stop switches whose start failed."""
+        try:
+            for switch in switches:
+                if switch.daemon is not None:
+                    switch.daemon.wait_ready()
+        except BaseException:
+            for switch in switches:
+                switch.stop_daemon()
+            raise
         return switches
 
     def connected(self):
