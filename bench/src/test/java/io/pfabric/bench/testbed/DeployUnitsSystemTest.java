@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,8 +38,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * this JVM's java and class path, and {@code /etc/pfabric}, {@code /run} and {@code /var/lib} moved into a temporary
  * directory; it runs under {@code setpriv} with the unit's capability bounding set and ambient capabilities (as root:
  * the unit's {@code User=} is not applied). switchd must forward ping between two hosts and report it through
- * {@code switchctl}, hostd must serve its application socket and carry a message, and every daemon must exit cleanly
- * on SIGTERM, the unit's {@code KillSignal}.
+ * {@code switchctl}, hostd must serve its application socket and carry a message (with extra options from
+ * {@code PFABRIC_ARGS} in one example, the unit's defaults in the other), and every daemon must exit cleanly on
+ * SIGTERM, the unit's {@code KillSignal}.
  */
 @Timeout(240)
 class DeployUnitsSystemTest
@@ -61,6 +63,11 @@ class DeployUnitsSystemTest
         String output()
         {
             return PfabricJava.text(log);
+        }
+
+        List<String> arguments()
+        {
+            return command.subList(command.indexOf(PfabricJava.MAIN_CLASS) + 1, command.size());
         }
     }
 
@@ -103,19 +110,7 @@ class DeployUnitsSystemTest
         assertTrue(sentOn(ports, h2.portName()) >= 3, () -> "switchctl shows no pings sent to h2:\n" + ports);
         assertTrue(sentOn(ports, h1.portName()) >= 3, () -> "switchctl shows no replies sent to h1:\n" + ports);
 
-        final Daemon hostd1 = startUnit("pfabric-hostd@.service", "h1", Map.of());
-        final Daemon hostd2 = startUnit("pfabric-hostd@.service", "h2", Map.of());
-        awaitLine(hostd1, "application socket");
-        awaitLine(hostd2, "application socket");
-        final Path socket = Paths.get(argumentAfter(hostd1, "--socket"));
-        assertTrue(Files.exists(socket), () -> "hostd h1 reports no socket at " + socket + "; its log:\n" +
-            hostd1.output());
-        final String sent = pfabric(namespace("h1"), "send", "--socket", socket.toString(), "--to", "h2",
-            "--size", "100KB");
-        assertTrue(sent.contains("sent 100,000 bytes to h2"), () -> "pfabric send h1 -> h2:\n" + sent);
-
-        stop(hostd1, null);
-        stop(hostd2, null);
+        sendMessage("h1", "h2", Map.of("PFABRIC_ARGS", "--base-rtt 200us"));
         stop(s1, "pfabric switchd s1: stopped");
     }
 
@@ -133,6 +128,7 @@ class DeployUnitsSystemTest
         ping(topology.host("h1"), topology.host("h3"));
         final String ports = pfabric(namespace("s1"), "switchctl", "ports");
         assertTrue(sentOn(ports, "up") >= 3, () -> "switchctl shows no pings sent over s1's VXLAN port:\n" + ports);
+        sendMessage("h1", "h3", Map.of());
 
         stop(s1, "pfabric switchd s1: stopped");
         stop(s2, "pfabric switchd s2: stopped");
@@ -157,6 +153,27 @@ class DeployUnitsSystemTest
             assertTrue(result.output().contains(option), () -> "controllerd has no " + option + " option, which its " +
                 "unit uses:\n" + result.output());
         }
+    }
+
+    private void sendMessage(final String from, final String to, final Map<String, String> environment)
+        throws IOException, InterruptedException
+    {
+        final Daemon sender = startUnit("pfabric-hostd@.service", from, environment);
+        final Daemon receiver = startUnit("pfabric-hostd@.service", to, environment);
+        final String extra = environment.getOrDefault("PFABRIC_ARGS", "");
+        assertTrue(extra.isEmpty() || Collections.indexOfSubList(sender.command(), List.of(extra.split(" "))) > 0,
+            () -> "PFABRIC_ARGS '" + extra + "' did not reach the command line: " + sender.arguments());
+        awaitLine(sender, "application socket");
+        awaitLine(receiver, "application socket");
+        final Path socket = Paths.get(argumentAfter(sender, "--socket"));
+        assertTrue(Files.exists(socket), () -> sender.name() + " reports no socket at " + socket + "; its log:\n" +
+            sender.output());
+        final String sent = pfabric(namespace(from), "send", "--socket", socket.toString(), "--to", to,
+            "--size", "100KB");
+        assertTrue(sent.contains("sent 100,000 bytes to " + to), () -> "pfabric send " + from + " -> " + to + ":\n" +
+            sent);
+        stop(sender, null);
+        stop(receiver, null);
     }
 
     private static void assumePrivileged()
@@ -357,7 +374,8 @@ class DeployUnitsSystemTest
     {
         final List<String> arguments = daemon.command();
         final int at = arguments.indexOf(option);
-        assertTrue(at >= 0 && at + 1 < arguments.size(), () -> daemon.name() + " has no " + option + ": " + arguments);
+        assertTrue(at >= 0 && at + 1 < arguments.size(),
+            () -> daemon.name() + " has no " + option + ": " + daemon.arguments());
         return arguments.get(at + 1);
     }
 
