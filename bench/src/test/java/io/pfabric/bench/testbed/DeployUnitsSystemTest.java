@@ -139,15 +139,17 @@ class DeployUnitsSystemTest
     {
         final SystemdUnit unit = SystemdUnit.read(deploy.resolve("pfabric-controllerd@.service"));
         assertEquals(List.of(INSTALLED_LAUNCHER, "controllerd", "--mode", "syn", "--topology",
-            "/etc/pfabric/topology.yaml", "--key-file", "/etc/pfabric/controller.key"), unit.execStart("syn", Map.of()));
+            "/etc/pfabric/topology.yaml", "--key-file", "/etc/pfabric/controller.key"),
+            unit.execStart("syn", Map.of()));
         assertEquals("SIGTERM", unit.value("KillSignal", "syn"));
         assertEquals("on-failure", unit.value("Restart", "syn"));
 
         final List<String> help = new ArrayList<>(PfabricJava.command());
         help.addAll(List.of("controllerd", "--help"));
         final Result result = run(help);
-        assumeTrue(0 == result.exit() && result.output().contains("Usage: pfabric controllerd"), "pfabric has no controllerd command yet (it arrives with a later release); " +
-            "its unit's command line is checked, not run");
+        assumeTrue(0 == result.exit() && result.output().contains("Usage: pfabric controllerd"),
+            "pfabric has no controllerd command yet (it arrives with a later release); its unit's command line is " +
+            "checked, not run");
         for (final String option : List.of("--mode", "--topology", "--key-file"))
         {
             assertTrue(result.output().contains(option), () -> "controllerd has no " + option + " option, which its " +
