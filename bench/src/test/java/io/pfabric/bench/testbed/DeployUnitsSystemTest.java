@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the unit's {@code User=} is not applied). switchd must forward ping between two hosts and report it through
  * {@code switchctl}, hostd must serve its application socket and carry a message (with extra options from
  * {@code PFABRIC_ARGS} in one example, the unit's defaults in the other), and every daemon must exit cleanly on
- * SIGTERM, the unit's {@code KillSignal}.
+ * SIGTERM, the unit's {@code KillSignal}. Namespaces named like these whose test process is gone (a killed run) are
+ * deleted first.
  */
 @Timeout(240)
 class DeployUnitsSystemTest
@@ -178,11 +179,27 @@ class DeployUnitsSystemTest
         stop(receiver, null);
     }
 
-    private static void assumePrivileged()
+    private static void assumePrivileged() throws IOException
     {
         assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         assumeTrue(Files.isExecutable(Paths.get("/usr/bin/setpriv")), "no setpriv (util-linux) to apply the " +
             "units' capabilities");
+        removeLeftovers();
+    }
+
+    private static void removeLeftovers() throws IOException
+    {
+        final Pattern ours = Pattern.compile("pfd(\\d+)-\\S+");
+        final List<String> stale = new ArrayList<>();
+        for (final String line : Commands.run("ip", "netns", "list").split("\n"))
+        {
+            final Matcher matcher = ours.matcher(line.strip().split(" ")[0]);
+            if (matcher.matches() && ProcessHandle.of(Long.parseLong(matcher.group(1))).isEmpty())
+            {
+                stale.add(matcher.group());
+            }
+        }
+        Commands.deleteNamespaces(stale);
     }
 
     private Topology install(final Path directory, final String example) throws IOException
