@@ -109,29 +109,8 @@ public final class ExperimentCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final long startNs = System.nanoTime();
-        final Experiment experiment = new Experiment(settings, System.err);
-        final Thread hook = new Thread(() ->
-        {
-            System.err.println("\npfabric experiment: stopping; tearing the fabric down");
-            experiment.stop();
-        }, "experiment-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        final Experiment.Outcome outcome;
-        try
-        {
-            outcome = experiment.run();
-        }
-        finally
-        {
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Already shutting down: the hook tears down.
-            }
-        }
+        final Experiment.Outcome outcome =
+            new Experiment(settings, System.err).runStoppingOnSignal("pfabric experiment");
         final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
         ResultsTable.print(System.out, outcome.lines());
         System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +

@@ -96,29 +96,8 @@ public final class DemoCommand implements Callable<Integer>
             List.of("pfabric", "tcp"), flows, seed, directory, "cubic", 0, TimeUnit.SECONDS.toNanos(30),
             String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,
                 ExperimentSettings.loadLabel(load), seed));
-        final Experiment experiment = new Experiment(settings, System.err);
-        final Thread hook = new Thread(() ->
-        {
-            System.err.println("\npfabric demo: stopping; tearing the fabric down");
-            experiment.stop();
-        }, "demo-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        final Experiment.Outcome outcome;
-        try
-        {
-            outcome = experiment.run();
-        }
-        finally
-        {
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Already shutting down: the hook tears down.
-            }
-        }
+        final Experiment.Outcome outcome =
+            new Experiment(settings, System.err).runStoppingOnSignal("pfabric demo");
         printFabric(System.out, settings, outcome, csv);
         System.err.println("pfabric demo: FCT logs, summary.csv, fct-vs-load.png and README.md in " + directory);
         return 0;

@@ -130,6 +130,39 @@ public final class Experiment
     }
 
     /**
+     * {@link #run()} with a shutdown hook that stops the run and tears the fabric down on Ctrl-C or SIGTERM.
+     *
+     * @param command named in the message the hook prints, e.g. {@code pfabric demo}.
+     * @return the summary.
+     * @throws IOException if the fabric, a host or a file fails.
+     */
+    public Outcome runStoppingOnSignal(final String command) throws IOException
+    {
+        final Thread hook = new Thread(() ->
+        {
+            out.println();
+            out.println(command + ": stopping; tearing the fabric down");
+            stop();
+        }, "experiment-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try
+        {
+            return run();
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Already shutting down: the hook tears down.
+            }
+        }
+    }
+
+    /**
      * Run every scheme at every load, then Ideal, then the analysis.
      *
      * @return the summary.
