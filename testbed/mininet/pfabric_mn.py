@@ -220,14 +220,16 @@ class PfabricSwitch(Switch):
 
     rate: line rate of every port (e.g. 100m, 1g); default the link's bw if TCLink gives one, else 1g.
     discipline: pfabric (default), droptail, ecn or strict. buffer: bytes per port (default: the discipline's).
-    multipath: spray (default) or ecmp."""
+    multipath: spray (default) or ecmp. admin: HOST:PORT of switchd's admin interface (for `pfabric switchctl`),
+    none by default; switches share the root namespace, so each needs its own port."""
 
-    def __init__(self, name, rate=None, discipline='pfabric', buffer=None, multipath='spray', **params):
+    def __init__(self, name, rate=None, discipline='pfabric', buffer=None, multipath='spray', admin=None, **params):
         Switch.__init__(self, name, **params)
         self.rate = rate
         self.discipline = discipline
         self.buffer = buffer
         self.multipath = multipath
+        self.admin = admin
         self.daemon = None
         self.topology_path = None
 
@@ -241,9 +243,10 @@ class PfabricSwitch(Switch):
             if isinstance(other.node, Host):
                 quiet_host(other.node)
         self.topology_path = write_topology(self)
-        self.daemon = _start_daemon(self, 'switchd-%s' % self.name,
-                                    ['switchd', '--topology', self.topology_path, '--name', self.name],
-                                    'forwarding on')
+        args = ['switchd', '--topology', self.topology_path, '--name', self.name]
+        if self.admin:
+            args += ['--admin', self.admin]
+        self.daemon = _start_daemon(self, 'switchd-%s' % self.name, args, 'forwarding on')
 
     @classmethod
     def batchStartup(cls, switches, **_kwargs):

@@ -40,14 +40,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the unit's {@code User=} is not applied). switchd must forward ping between two hosts and report it through
  * {@code switchctl}, hostd must serve its application socket and carry a message (with extra options from
  * {@code PFABRIC_ARGS} in one example, the unit's defaults in the other), and every daemon must exit cleanly on
- * SIGTERM, the unit's {@code KillSignal}. Namespaces named like these whose test process is gone (a killed run) are
- * deleted first.
+ * SIGTERM, the unit's {@code KillSignal} (status 0 or one of its {@code SuccessExitStatus}). Namespaces named like
+ * these whose test process is gone (a killed run) are deleted first.
  */
 @Timeout(240)
 class DeployUnitsSystemTest
 {
     private static final String INSTALLED_LAUNCHER = "/opt/pfabric/pfabric";
-    private static final List<Integer> CLEAN_EXITS = List.of(0, 143);
     private static final long READY_TIMEOUT_MS = 60_000;
     private static final long STOP_TIMEOUT_MS = 20_000;
     private static final long COMMAND_TIMEOUT_SECONDS = 60;
@@ -59,7 +58,7 @@ class DeployUnitsSystemTest
     private final Path deploy = PfabricJava.repository().resolve("testbed/deploy");
     private Path root;
 
-    private record Daemon(String name, Process process, Path log, List<String> command)
+    private record Daemon(String name, Process process, Path log, List<String> command, List<Integer> cleanExits)
     {
         String output()
         {
@@ -310,7 +309,7 @@ class DeployUnitsSystemTest
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-        final Daemon daemon = new Daemon(name, process, log, command);
+        final Daemon daemon = new Daemon(name, process, log, command, cleanExits(unit, instance));
         daemons.add(daemon);
         return daemon;
     }
@@ -327,6 +326,23 @@ class DeployUnitsSystemTest
         assertTrue(!word.startsWith("/opt/") && !word.startsWith("/etc/") && !word.startsWith("/var/"),
             () -> "a unit names " + word + ", which this test does not know how to move into its directory");
         return word;
+    }
+
+    private static List<Integer> cleanExits(final SystemdUnit unit, final String instance)
+    {
+        final List<Integer> clean = new ArrayList<>(List.of(0));
+        final String success = unit.value("SuccessExitStatus", instance);
+        if (null != success)
+        {
+            for (final String status : success.strip().split("\\s+"))
+            {
+                if (status.matches("\\d+"))
+                {
+                    clean.add(Integer.parseInt(status));
+                }
+            }
+        }
+        return clean;
     }
 
     private static String capabilities(final String unitValue)
@@ -367,8 +383,8 @@ class DeployUnitsSystemTest
     private static void stop(final Daemon daemon, final String stoppedLine) throws InterruptedException
     {
         final int exit = PfabricJava.terminate(daemon.process(), STOP_TIMEOUT_MS);
-        assertTrue(CLEAN_EXITS.contains(exit), () -> daemon.name() + " exited with status " + exit + " on SIGTERM " +
-            "(clean: " + CLEAN_EXITS + "); its log:\n" + daemon.output());
+        assertTrue(daemon.cleanExits().contains(exit), () -> daemon.name() + " exited with status " + exit +
+            " on SIGTERM (clean for its unit: " + daemon.cleanExits() + "); its log:\n" + daemon.output());
         if (null != stoppedLine)
         {
             assertTrue(daemon.output().contains(stoppedLine), () -> daemon.name() + " did not print '" + stoppedLine +
