@@ -3,6 +3,7 @@ package io.pfabric.testbed;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.common.topology.Topology;
 import io.pfabric.switchd.SwitchDaemon;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * Every switch of a {@link NetnsFabric} in this process: each {@link SwitchDaemon} opens its ports in its own
@@ -41,18 +43,39 @@ public final class FabricRunner implements AutoCloseable
     public static FabricRunner start(final NetnsFabric fabric, final SwitchDaemon.Overrides overrides)
         throws PacketSocketException
     {
+        return start(fabric.topology(), fabric::namespace, overrides);
+    }
+
+    /**
+     * Open every switch of a topology, each in its namespace or, where {@code namespaceOf} gives null, in the
+     * namespace the call is made in (VXLAN-over-UDP ports on loopback need none), and start forwarding.
+     *
+     * @param topology    the fabric.
+     * @param namespaceOf the namespace of a switch by name, or null.
+     * @param overrides   applied to every port of every switch.
+     * @return the running switches.
+     * @throws PacketSocketException if a port cannot be opened.
+     */
+    public static FabricRunner start(
+        final Topology topology, final Function<String, String> namespaceOf, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException
+    {
         final Map<String, SwitchDaemon> daemons = new LinkedHashMap<>();
         try
         {
             CompletableFuture.runAsync(() ->
             {
-                for (final SwitchSpec sw : fabric.topology().switches())
+                for (final SwitchSpec sw : topology.switches())
                 {
                     try
                     {
-                        NetworkNamespace.enterOnCurrentThread(fabric.namespace(sw.name()));
+                        final String namespace = namespaceOf.apply(sw.name());
+                        if (null != namespace)
+                        {
+                            NetworkNamespace.enterOnCurrentThread(namespace);
+                        }
                         daemons.put(sw.name(),
-                            SwitchDaemon.open(fabric.topology(), sw.name(), overrides, new SystemNanoClock()));
+                            SwitchDaemon.open(topology, sw.name(), overrides, new SystemNanoClock()));
                     }
                     catch (final PacketSocketException ex)
                     {

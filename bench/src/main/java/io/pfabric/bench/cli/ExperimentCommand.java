@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code pfabric experiment}: normalized FCT against load for pFabric, its line-rate variant and kernel TCP on an
@@ -33,7 +35,7 @@ import java.util.concurrent.TimeUnit;
             "(pooled connections, minimum RTO lowered to a few base RTTs), and tears the fabric down; then " +
             "computes Ideal for every trace. Writes to --out: fct-SCHEME-LOAD.csv per run, trace-LOAD.csv, " +
             "base-rtt.csv, summary.csv (" + ResultsTable.CSV_HEADER + "), fct-vs-load.png and README.md with the " +
-            "table and this command. Needs root.",
+            "table and this command. Needs root, except on the loopback testbed.",
         "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down." })
 public final class ExperimentCommand implements Callable<Integer>
 {
@@ -42,8 +44,10 @@ public final class ExperimentCommand implements Callable<Integer>
 
     @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns|mininet",
         description = "Where the fabric runs: netns (network namespaces made here, every switch in this process; " +
-            "the default) or mininet (Mininet builds the fabric with testbed/mininet's PfabricSwitch, one switchd " +
-            "process per switch; needs the mininet package).")
+            "the default), mininet (Mininet builds the fabric with testbed/mininet's PfabricSwitch, one switchd " +
+            "process per switch; needs the mininet package) or loopback (no privilege: star:N only, switch ports " +
+            "are VXLAN tunnels on 127.0.0.1 from UDP port " + Experiment.LOOPBACK_FIRST_UDP_PORT + ", no kernel " +
+            "TCP).")
     String testbed;
 
     @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
@@ -64,7 +68,8 @@ public final class ExperimentCommand implements Callable<Integer>
     List<Double> loads;
 
     @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
-        description = "Of pfabric, linerate, tcp (default: ${DEFAULT-VALUE}); Ideal is always computed.")
+        description = "Of pfabric, linerate, tcp and droptail (hostd's transport over drop-tail queues) " +
+            "(default: ${DEFAULT-VALUE}); Ideal is always computed.")
     List<String> schemes;
 
     @Option(names = "--flows", defaultValue = "500", paramLabel = "N",
@@ -99,12 +104,25 @@ public final class ExperimentCommand implements Callable<Integer>
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
         final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
-        final Topology topology = TestbedCommand.topology(topo, rateBitsPerSec, "pfabric");
+        final Topology topology;
+        if ("loopback".equals(testbed))
+        {
+            final Matcher star = Pattern.compile("star:(\\d+)").matcher(topo);
+            if (!star.matches())
+            {
+                throw new IllegalArgumentException("--testbed loopback takes --topo star:N only, not '" + topo + "'");
+            }
+            topology = Experiment.loopbackStar(Integer.parseInt(star.group(1)), rateBitsPerSec);
+        }
+        else
+        {
+            topology = TestbedCommand.topology(topo, rateBitsPerSec, "pfabric");
+        }
         final ExperimentSettings settings = new ExperimentSettings(testbed, topo, topology, rateBitsPerSec, workload, loads,
             schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
             commandLine());
-        if (!"root".equals(System.getProperty("user.name")))
+        if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }

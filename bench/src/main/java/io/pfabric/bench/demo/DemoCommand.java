@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code pfabric demo}: the web-search workload at 60% load on a four-host fabric in network namespaces, through
  * pFabric (switchd and hostd) and through kernel TCP on drop-tail queues, with Ideal for the same trace; without root,
- * the switch queues alone on virtual time.
+ * on loopback with hostd's transport over drop-tail queues as the baseline.
  */
 @Command(
     name = "demo",
@@ -38,8 +38,12 @@ import java.util.concurrent.TimeUnit;
             "drop-tail queues (225,000 B), computes Ideal for the trace, and prints normalized FCT (FCT over the " +
             "best possible on the idle fabric) per size bin. The FCT logs, summary.csv, fct-vs-load.png and " +
             "README.md go to --out. This is 'pfabric experiment' with a small fixed setting.",
-        "Without root (no namespaces): says so and runs the virtual-time demo instead: the real switch queue " +
-            "classes on one 1 Gb/s egress port, one long and several short flows, pfabric against droptail." })
+        "Without root (no namespaces) it says so and runs on loopback instead: switch ports are VXLAN tunnels on " +
+            "127.0.0.1 (UDP ports from " + Experiment.LOOPBACK_FIRST_UDP_PORT + "), kernel TCP cannot be routed " +
+            "through the switch, and the baseline becomes hostd's transport over drop-tail queues (scheme " +
+            "droptail).",
+        "--virtual runs the virtual-time demo instead: the real switch queue classes on one 1 Gb/s egress port, " +
+            "one long and several short flows, pfabric against droptail." })
 public final class DemoCommand implements Callable<Integer>
 {
     private static final long MS = 1_000_000;
@@ -63,10 +67,11 @@ public final class DemoCommand implements Callable<Integer>
     Path out;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
-        description = "table (default) or csv: scheme,bin,count,mean,p99.")
+        description = "table (default) or csv: scheme,bin,count,mean,p99 (schemes pfabric, tcp or, without root, " +
+            "droptail, and ideal).")
     String format;
 
-    @Option(names = "--virtual", description = "Run the virtual-time queue demo even as root.")
+    @Option(names = "--virtual", description = "Run the virtual-time queue demo instead.")
     boolean virtual;
 
     @Option(names = "--long-flow", defaultValue = "4000000", paramLabel = "BYTES",
@@ -79,21 +84,25 @@ public final class DemoCommand implements Callable<Integer>
     public Integer call() throws IOException
     {
         final boolean csv = OutputFormats.isCsv(format);
-        if (!virtual && !"root".equals(System.getProperty("user.name")))
-        {
-            System.err.println("pfabric demo: not root, so no network namespaces: running the virtual-time queue " +
-                "demo instead (run as root for pFabric against kernel TCP on an emulated fabric)");
-            virtual = true;
-        }
         if (virtual)
         {
             return virtualTime();
         }
+        final boolean root = "root".equals(System.getProperty("user.name"));
+        if (!root)
+        {
+            System.err.println("pfabric demo: not root, so no network namespaces: the fabric runs on loopback " +
+                "(switch ports are VXLAN tunnels on 127.0.0.1), where kernel TCP cannot be routed through the " +
+                "switch; the baseline is therefore hostd's transport over drop-tail queues (scheme 'droptail'), " +
+                "not kernel TCP. Run as root for kernel TCP.");
+        }
         final Path directory = null != out ? out :
             Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "demo");
-        final ExperimentSettings settings = new ExperimentSettings("netns", TOPOLOGY,
-            Topologies.star(4, "", RATE_BITS_PER_SEC, "pfabric"), RATE_BITS_PER_SEC, "websearch", List.of(load),
-            List.of("pfabric", "tcp"), flows, seed, directory, "cubic", 0, TimeUnit.SECONDS.toNanos(30),
+        final ExperimentSettings settings = new ExperimentSettings(root ? "netns" : "loopback", TOPOLOGY,
+            root ? Topologies.star(4, "", RATE_BITS_PER_SEC, "pfabric") :
+                Experiment.loopbackStar(4, RATE_BITS_PER_SEC), RATE_BITS_PER_SEC, "websearch", List.of(load),
+            List.of("pfabric", root ? "tcp" : "droptail"), flows, seed, directory, "cubic", 0,
+            TimeUnit.SECONDS.toNanos(30),
             String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,
                 ExperimentSettings.loadLabel(load), seed));
         final Experiment.Outcome outcome =
@@ -106,7 +115,7 @@ public final class DemoCommand implements Callable<Integer>
     private static void printFabric(final PrintStream out, final ExperimentSettings settings,
         final Experiment.Outcome outcome, final boolean csv)
     {
-        final List<String> order = List.of("pfabric", "tcp", "ideal");
+        final List<String> order = List.of("pfabric", "tcp", "droptail", "ideal");
         final List<ResultsTable.Line> lines = outcome.lines().stream()
             .sorted(Comparator.comparingInt((ResultsTable.Line line) -> order.indexOf(line.scheme()))
                 .thenComparing(line -> line.summary().bin()))
@@ -121,11 +130,20 @@ public final class DemoCommand implements Callable<Integer>
             }
             return;
         }
-        out.printf(Locale.ROOT, "pfabric demo: %s at load %s on %s, every link %s, %,d flows, through switchd in " +
-            "network namespaces%n", settings.workload(), ExperimentSettings.loadLabel(settings.loads().get(0)),
-            settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows());
+        out.printf(Locale.ROOT, "pfabric demo: %s at load %s on %s, every link %s, %,d flows, through switchd %s%n",
+            settings.workload(), ExperimentSettings.loadLabel(settings.loads().get(0)),
+            settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows(),
+            "loopback".equals(settings.testbed()) ? "on loopback (VXLAN tunnels)" : "in network namespaces");
         out.println("  pfabric: hostd's transport on pFabric queues; " + outcome.transportSettings());
-        out.println("  tcp:     " + outcome.tcpSettings() + ", on drop-tail queues");
+        if (null != outcome.tcpSettings())
+        {
+            out.println("  tcp:     " + outcome.tcpSettings() + ", on drop-tail queues");
+        }
+        else
+        {
+            out.println("  droptail: hostd's transport on drop-tail queues (the switch ignores its priorities): the " +
+                "baseline without root, in place of kernel TCP");
+        }
         out.println("  ideal:   Algorithm 1 of the paper on the same trace");
         out.printf(Locale.ROOT, "  normalized FCT = FCT / (base RTT %.0f us + (segments - 1) packet times)%n%n",
             outcome.rtts().maxNs() / 1e3);

@@ -1,5 +1,6 @@
 package io.pfabric.bench.experiment;
 
+import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.switchd.queue.DisciplineKind;
 import io.pfabric.testbed.FabricRunner;
 
@@ -30,9 +31,19 @@ interface EmulatedFabric extends AutoCloseable
      * The network namespace a host runs in.
      *
      * @param host the host's name.
-     * @return the namespace's name, for {@code ip netns}.
+     * @return the namespace's name, for {@code ip netns}, or null for the namespace of this process.
      */
     String namespace(String host);
+
+    /**
+     * How hostd reaches the switches.
+     *
+     * @return a mode of {@link PacketIos}.
+     */
+    default String hostIo()
+    {
+        return PacketIos.UDP;
+    }
 
     /**
      * The switches, when they run in this process (their counters are then reported).

@@ -8,6 +8,7 @@ import io.pfabric.bench.fct.TcpReplay;
 import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
@@ -63,6 +64,11 @@ public final class Experiment
      */
     public static final int TCP_POOL = 4;
 
+    /**
+     * The first of the loopback testbed's UDP ports (two per host).
+     */
+    public static final int LOOPBACK_FIRST_UDP_PORT = 47_900;
+
     private static final int RTT_SAMPLES = 20;
     private static final long RTT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
@@ -112,11 +118,27 @@ public final class Experiment
         {
             hostNames.add(host.name());
         }
-        this.testbed = "mininet".equals(settings.testbed()) ?
-            new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out()) :
-            new NetnsTestbed(topology, PREFIX);
+        this.testbed = switch (settings.testbed())
+        {
+            case "mininet" ->
+                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out());
+            case "loopback" -> new LoopbackTestbed(topology);
+            default -> new NetnsTestbed(topology, PREFIX);
+        };
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
+    }
+
+    /**
+     * The fabric of the loopback testbed: a star whose ports are VXLAN tunnels on loopback.
+     *
+     * @param hosts          number of hosts.
+     * @param rateBitsPerSec every link's rate.
+     * @return the topology.
+     */
+    public static Topology loopbackStar(final int hosts, final long rateBitsPerSec)
+    {
+        return Topologies.starOverUdp(hosts, LOOPBACK_FIRST_UDP_PORT, rateBitsPerSec, "pfabric");
     }
 
     /**
@@ -172,7 +194,8 @@ public final class Experiment
     {
         final long startNs = System.nanoTime();
         Files.createDirectories(settings.out());
-        final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
+        final List<String> leftovers =
+            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(PREFIX);
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
@@ -227,7 +250,8 @@ public final class Experiment
         throws IOException
     {
         final boolean tcp = "tcp".equals(scheme);
-        final DisciplineKind discipline = tcp ? DisciplineKind.DROPTAIL : DisciplineKind.PFABRIC;
+        final DisciplineKind discipline =
+            tcp || "droptail".equals(scheme) ? DisciplineKind.DROPTAIL : DisciplineKind.PFABRIC;
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
         final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
@@ -273,7 +297,7 @@ public final class Experiment
      * be shorter than the round trip of a packet that waits behind a full queue (in the paper, 45 us covers 14.7 us
      * of base RTT plus 28.8 us for 36 KB at 10 Gb/s).
      *
-     * @param scheme    pfabric or linerate.
+     * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
      * @param baseRttNs the largest base RTT of the fabric.
      * @return the hosts' settings.
      */
@@ -301,8 +325,9 @@ public final class Experiment
         }
         final TransportConfiguration configuration = configuration("pfabric", rtts.maxNs());
         return String.format(Locale.ROOT, "initial window %d packets, cap %d, timeout %.0f us, probe mode after %d " +
-            "timeouts, over UDP", configuration.initialWindowPackets(),
-            configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts());
+            "timeouts, over %s", configuration.initialWindowPackets(),
+            configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts(),
+            "loopback".equals(settings.testbed()) ? "VXLAN on loopback" : "UDP");
     }
 
     private List<HostDaemon> startHosts(final EmulatedFabric fabric, final String scheme, final long baseRttNs)
@@ -317,8 +342,8 @@ public final class Experiment
             final String name = hostNames.get(i);
             hosts.add(teardown.add(HostDaemon.start(topology, name,
                 new HostDaemon.Options(configuration(scheme, baseRttNs), settings.rateBitsPerSec(),
-                    PacketIos.wireOverheadLength(PacketIos.UDP), fabric.namespace(name), false),
-                PacketIos.factory(PacketIos.UDP), quiet)));
+                    PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false),
+                PacketIos.factory(fabric.hostIo()), quiet)));
         }
         return hosts;
     }

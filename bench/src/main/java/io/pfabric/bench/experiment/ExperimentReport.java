@@ -43,12 +43,17 @@ public final class ExperimentReport
         md.append("```sh\n").append(settings.commandLine()).append("\n```\n\n");
         md.append("## Settings\n\n");
         md.append("- Fabric: `").append(settings.topologySpec()).append("` ")
-            .append("mininet".equals(settings.testbed()) ? "built by Mininet (a switchd process per switch)" :
-                "in network namespaces (every switchd in the experiment's process)")
+            .append(switch (settings.testbed())
+            {
+                case "mininet" -> "built by Mininet (a switchd process per switch)";
+                case "loopback" -> "on loopback, no privilege: VXLAN-over-UDP switch ports, hosts' frames in the " +
+                    "tunnels, switchd in the experiment's process";
+                default -> "in network namespaces (every switchd in the experiment's process)";
+            })
             .append(", every link ").append(Rates.format(settings.rateBitsPerSec()))
-            .append("; hosts run hostd's transport over UDP (pfabric, linerate) or kernel TCP (tcp).\n");
+            .append("; hosts run hostd's transport (pfabric, linerate, droptail) or kernel TCP (tcp).\n");
         md.append(String.format(Locale.ROOT, "- Queues: pfabric and linerate on pFabric queues of %,d B per port; " +
-            "tcp on drop-tail queues of %,d B.%n", DisciplineKind.PFABRIC.defaultCapacityLength(),
+            "tcp and droptail (hostd's transport, priorities ignored by the switch) on drop-tail queues of %,d B.%n", DisciplineKind.PFABRIC.defaultCapacityLength(),
             DisciplineKind.DROPTAIL.defaultCapacityLength()));
         md.append(String.format(Locale.ROOT, "- Workload: %s, loads %s, %,d flows per load, seed %d; the same " +
             "trace (`trace-LOAD.csv`) for every scheme and for Ideal.%n", settings.workload(),

@@ -9,13 +9,14 @@ import java.util.List;
 /**
  * What an experiment runs.
  *
- * @param testbed           netns or mininet.
+ * @param testbed           netns, mininet or loopback.
  * @param topologySpec      as given, e.g. {@code star:4}.
  * @param topology          the fabric.
  * @param rateBitsPerSec    every link's rate.
  * @param workload          websearch, datamining or a CDF file.
  * @param loads             offered loads on the access links, each in (0, 1).
- * @param schemes           emulated schemes in order, each of {@link #SCHEMES}; Ideal is always computed.
+ * @param schemes           emulated schemes in order, each of {@link #SCHEMES} (droptail: hostd's transport over
+ *                          drop-tail queues); Ideal is always computed.
  * @param flows             flows per load.
  * @param seed              of every trace.
  * @param out               the results directory.
@@ -43,16 +44,17 @@ public record ExperimentSettings(
     /**
      * The schemes an emulated experiment runs.
      */
-    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp");
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "droptail");
 
     /**
      * Checks every field.
      */
     public ExperimentSettings
     {
-        if (!"netns".equals(testbed) && !"mininet".equals(testbed))
+        if (!List.of("netns", "mininet", "loopback").contains(testbed))
         {
-            throw new IllegalArgumentException("the testbed must be netns or mininet, not '" + testbed + "'");
+            throw new IllegalArgumentException("the testbed must be netns, mininet or loopback, not '" + testbed +
+                "'");
         }
         loads = List.copyOf(loads);
         schemes = List.copyOf(schemes);
@@ -74,6 +76,11 @@ public record ExperimentSettings(
                 throw new IllegalArgumentException("scheme '" + scheme + "' is not one of " + SCHEMES +
                     " (Ideal is always computed)");
             }
+        }
+        if ("loopback".equals(testbed) && schemes.contains("tcp"))
+        {
+            throw new IllegalArgumentException("kernel TCP cannot be routed through a switch on loopback: on the " +
+                "loopback testbed use droptail (hostd's transport over drop-tail queues) as the baseline");
         }
         if (rateBitsPerSec <= 0)
         {

@@ -63,8 +63,12 @@ final class RunCounters
         }
         for (final HostSpec host : topology.hosts())
         {
-            final Map<String, Long> kernel =
-                parseSnmp(Commands.inNamespace(fabric.namespace(host.name()), "cat", "/proc/net/snmp"));
+            final String namespace = fabric.namespace(host.name());
+            if (null == namespace)
+            {
+                continue;
+            }
+            final Map<String, Long> kernel = parseSnmp(Commands.inNamespace(namespace, "cat", "/proc/net/snmp"));
             for (final String counter : KERNEL_COUNTERS)
             {
                 values.put(host.name() + "," + counter, kernel.getOrDefault(counter, 0L));

@@ -43,6 +43,35 @@ public final class Topologies
     }
 
     /**
+     * A star whose host ports are VXLAN-over-UDP tunnels on loopback, so that a switch and its hosts run with no
+     * privilege: port {@code pi} of {@code s1} listens on 127.0.0.1 at {@code firstUdpPort + 2(i - 1)} and its host
+     * at the next port, VNI i. Hosts as in {@link #star}.
+     *
+     * @param hosts          number of hosts, 1 to 254.
+     * @param firstUdpPort   the first of the 2 x hosts consecutive UDP ports used.
+     * @param rateBitsPerSec line rate of every port; 0 for unpaced.
+     * @param discipline     queue discipline of every port, one of {@link PortSpec#DISCIPLINES}.
+     * @return the topology.
+     * @throws IllegalArgumentException if a count or port is out of range.
+     */
+    public static Topology starOverUdp(
+        final int hosts, final int firstUdpPort, final long rateBitsPerSec, final String discipline)
+    {
+        requireRange("hosts", hosts, 1, MAX_HOSTS_PER_SWITCH);
+        requireRange("firstUdpPort", firstUdpPort, 1024, 65535 - 2 * hosts);
+        final List<HostSpec> hostSpecs = new ArrayList<>(hosts);
+        final List<PortSpec> ports = new ArrayList<>(hosts);
+        for (int i = 1; i <= hosts; i++)
+        {
+            final int switchEnd = firstUdpPort + 2 * (i - 1);
+            ports.add(PortSpec.ofUdp("p" + i, UdpEndpoints.of("127.0.0.1:" + switchEnd,
+                "127.0.0.1:" + (switchEnd + 1), i), rateBitsPerSec, discipline, 0));
+            hostSpecs.add(host("h" + i, 0, i, "s1", "p" + i));
+        }
+        return new Topology(hostSpecs, List.of(new SwitchSpec("s1", Multipath.SPRAY, ports)), List.of());
+    }
+
+    /**
      * A two-tier fabric: leaves {@code l1..lL}, spines {@code sp1..spS}, and every leaf linked to every spine.
      * <p>
      * Leaf {@code lj} has host ports {@code p1..pH} then uplinks {@code u1..uS}, uplink {@code uk} linked to port

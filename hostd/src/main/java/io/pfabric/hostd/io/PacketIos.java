@@ -15,8 +15,9 @@ import java.util.Locale;
 
 /**
  * The packet I/O a host uses, by name: {@code udp}, pFabric over UDP port 7253 through the kernel's UDP stack with
- * Netty's epoll transport ({@code udp-io_uring} with its io_uring transport), or
- * {@code raw}, pFabric directly in IPv4 as protocol 253 on a packet socket.
+ * Netty's epoll transport ({@code udp-io_uring} with its io_uring transport), {@code raw}, pFabric directly in IPv4
+ * as protocol 253 on a packet socket, or {@code vxlan}, the same frames in a VXLAN tunnel to the switch's UDP port
+ * (no privilege needed).
  */
 public final class PacketIos
 {
@@ -35,6 +36,11 @@ public final class PacketIos
      */
     public static final String RAW = "raw";
 
+    /**
+     * pFabric directly in IPv4, protocol 253, in Ethernet frames over a VXLAN tunnel to the host's switch port.
+     */
+    public static final String VXLAN = "vxlan";
+
     private PacketIos()
     {
     }
@@ -42,7 +48,7 @@ public final class PacketIos
     /**
      * Opens the named I/O for a host of a topology.
      *
-     * @param mode {@code udp} (epoll), {@code udp-io_uring} or {@code raw}.
+     * @param mode {@code udp} (epoll), {@code udp-io_uring}, {@code raw} or {@code vxlan}.
      * @return the factory.
      * @throws IllegalArgumentException for another name.
      */
@@ -54,21 +60,23 @@ public final class PacketIos
             case UDP_IO_URING -> (topology, localHost) ->
                 UdpPacketIo.open(udpAddresses(topology), localHost, UdpPacketIo.NativeTransport.IO_URING);
             case RAW -> RawIpPacketIo::open;
-            default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp, udp-io_uring or raw");
+            case VXLAN -> RawIpPacketIo::openVxlan;
+            default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp, udp-io_uring, raw or " +
+                "vxlan");
         };
     }
 
     /**
      * Bytes each packet of the named I/O takes on the wire besides the pFabric header and payload (FCS excluded).
      *
-     * @param mode {@code udp} or {@code raw}.
+     * @param mode {@code udp}, {@code udp-io_uring}, {@code raw} or {@code vxlan}.
      * @return Ethernet, IPv4 and (for UDP) UDP headers.
      */
     public static int wireOverheadLength(final String mode)
     {
         factory(mode);
         return EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH +
-            (RAW.equals(mode.toLowerCase(Locale.ROOT)) ? 0 : UdpFlyweight.HEADER_LENGTH);
+            (mode.toLowerCase(Locale.ROOT).startsWith(UDP) ? UdpFlyweight.HEADER_LENGTH : 0);
     }
 
     /**

@@ -1,11 +1,15 @@
 package io.pfabric.hostd.io;
 
+import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.ProtocolSink;
+import io.pfabric.common.packet.VxlanPort;
 import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.UdpEndpoints;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import org.agrona.DirectBuffer;
@@ -16,16 +20,19 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * pFabric packets directly in IPv4 as protocol 253, on a packet socket ({@link PacketPort}, TPACKET_V2 rings) bound
- * to the interface that holds the host's address. Frames are addressed to the destination host's MAC from the
+ * pFabric packets directly in IPv4 as protocol 253, in Ethernet frames on a packet socket ({@link PacketPort},
+ * TPACKET_V2 rings) bound to the interface that holds the host's address, or on a VXLAN-over-UDP tunnel to the
+ * host's switch port ({@link #openVxlan}). Frames are addressed to the destination host's MAC from the
  * topology (the switch forwards by IP address anyway). A {@link ProtocolSink} claims protocol 253 so the kernel
  * does not answer each packet with ICMP protocol-unreachable. Received frames count only if they are IPv4
  * protocol 253 to this host's address with a valid header checksum, from a host of the topology.
@@ -38,8 +45,9 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     private static final int DEFAULT_TTL = 64;
     private static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
 
-    private final PacketPort port;
+    private final FramePort port;
     private final ProtocolSink sink;
+    private final int maxPacketLength;
     private final int localAddress;
     private final long localMac;
     private final int[] addresses;
@@ -56,7 +64,8 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     private long framesIgnored;
     private long sendFailures;
 
-    private RawIpPacketIo(final PacketPort port, final ProtocolSink sink, final Topology topology, final int localHost)
+    private RawIpPacketIo(final FramePort port, final ProtocolSink sink, final Topology topology, final int localHost,
+        final long localMac, final int mtu)
     {
         this.port = port;
         this.sink = sink;
@@ -70,7 +79,8 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
             hostByAddress.put(addresses[i], i);
         }
         this.localAddress = addresses[localHost];
-        this.localMac = port.macAddress();
+        this.localMac = localMac;
+        this.maxPacketLength = Math.min(mtu, MTU_LENGTH) - Ipv4Flyweight.HEADER_LENGTH;
     }
 
     /**
@@ -90,7 +100,7 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
         {
             port = PacketPort.open(interfaceName);
             final ProtocolSink sink = ProtocolSink.open(Ipv4Flyweight.PROTOCOL_PFABRIC);
-            return new RawIpPacketIo(port, sink, topology, localHost);
+            return new RawIpPacketIo(port, sink, topology, localHost, port.macAddress(), port.mtu());
         }
         catch (final PacketSocketException ex)
         {
@@ -102,7 +112,40 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
         }
     }
 
-    private static String interfaceHolding(final String address) throws IOException
+    /**
+     * Open the I/O of a host attached to its switch by a VXLAN-over-UDP port (the topology's {@code udp} port of
+     * the switch): the host's end of the tunnel is the port's remote address, its peer the port's local one. Needs
+     * no privilege, so a whole fabric can run on loopback.
+     *
+     * @param topology  the fabric.
+     * @param localHost this host's index.
+     * @return the I/O.
+     * @throws IOException if the host's port is not a UDP port or its address cannot be bound.
+     */
+    public static RawIpPacketIo openVxlan(final Topology topology, final int localHost) throws IOException
+    {
+        final HostSpec host = topology.hosts().get(localHost);
+        final PortSpec attachment = topology.switchNamed(host.switchName()).port(host.portName());
+        if (null == attachment || !attachment.isUdp())
+        {
+            throw new IOException("host " + host.name() + " hangs on " + host.switchName() + ":" + host.portName() +
+                ", which is not a udp (VXLAN) port");
+        }
+        final UdpEndpoints tunnel = attachment.udp();
+        try
+        {
+            final VxlanPort port = VxlanPort.open(new InetSocketAddress(tunnel.remoteHost(), tunnel.remotePort()),
+                new InetSocketAddress(tunnel.localHost(), tunnel.localPort()), tunnel.vni(),
+                EthernetFlyweight.HEADER_LENGTH + MTU_LENGTH);
+            return new RawIpPacketIo(port, null, topology, localHost, host.mac(), MTU_LENGTH);
+        }
+        catch (final PacketSocketException ex)
+        {
+            throw new IOException(ex.getMessage(), ex);
+        }
+    }
+
+        private static String interfaceHolding(final String address) throws IOException
     {
         final InetAddress wanted = InetAddress.getByName(address);
         try
@@ -143,7 +186,14 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
      */
     public int await(final InboundHandler inboundHandler, final long timeoutNs)
     {
-        port.awaitReceive((int)Math.max(1, timeoutNs / 1_000_000));
+        if (port instanceof PacketPort packetPort)
+        {
+            packetPort.awaitReceive((int)Math.max(1, timeoutNs / 1_000_000));
+        }
+        else
+        {
+            LockSupport.parkNanos(timeoutNs);
+        }
         return poll(inboundHandler, Integer.MAX_VALUE);
     }
 
@@ -225,7 +275,7 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
      */
     public int maxPacketLength()
     {
-        return Math.min(port.mtu(), MTU_LENGTH) - Ipv4Flyweight.HEADER_LENGTH;
+        return maxPacketLength;
     }
 
     /**
@@ -242,7 +292,10 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     public void close()
     {
         port.close();
-        sink.close();
+        if (null != sink)
+        {
+            sink.close();
+        }
     }
 
     /**
