@@ -186,22 +186,26 @@ public final class HostdCommand implements Callable<Integer>
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
-            server.set(AppServer.start(socketPath, daemon));
-            err.printf(Locale.ROOT, "pfabric hostd %s: application socket %s%n", hostName, socketPath);
-            barrier.await();
-        }
-        finally
-        {
-            final AppServer current = server.get();
-            if (null != current)
+            try
             {
-                current.close();
+                final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
+                server.set(AppServer.start(socketPath, daemon));
+                err.printf(Locale.ROOT, "pfabric hostd %s: application socket %s%n", hostName, socketPath);
+                barrier.await();
             }
-            daemon.close();
+            finally
+            {
+                final AppServer current = server.get();
+                if (null != current)
+                {
+                    current.close();
+                }
+                daemon.close();
+            }
+            err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n",
+                hostName, daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
+            err.flush();
         }
-        err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n", hostName,
-            daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
         return 0;
     }
 
