@@ -70,6 +70,7 @@ public final class Experiment
     public static final int LOOPBACK_FIRST_UDP_PORT = 47_900;
 
     private static final int RTT_SAMPLES = 20;
+    private static final long ORIGIN_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long RTT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long MIN_TCP_RTO_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -439,12 +440,13 @@ public final class Experiment
         final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
         try (FctLogWriter log = new FctLogWriter(logPath))
         {
+            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
             final List<Callable<Long>> work = new ArrayList<>();
             for (int i = 0; i < hosts.size(); i++)
             {
                 final HostDaemon host = hosts.get(i);
                 final WorkloadRunner runner = runners.get(i);
-                work.add(() -> runner.run(host, trace, log, settings.graceNs()));
+                work.add(() -> runner.run(host, trace, log, settings.graceNs(), originNs));
             }
             runAll(work, () -> runners.stream().mapToLong(WorkloadRunner::finishedFlows).sum());
             teardown.closeDownTo(hosts.get(0));
@@ -511,10 +513,11 @@ public final class Experiment
             {
                 get(future);
             }
+            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
             final List<Callable<Long>> work = new ArrayList<>();
             for (final TcpReplay replay : replays)
             {
-                work.add(() -> (long)replay.replay(trace, hostNames, log, settings.graceNs()));
+                work.add(() -> (long)replay.replay(trace, hostNames, log, settings.graceNs(), originNs));
             }
             runAll(work, () -> replays.stream().mapToLong(TcpReplay::completedFlows).sum());
         }

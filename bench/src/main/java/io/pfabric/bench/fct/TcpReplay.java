@@ -209,6 +209,8 @@ public final class TcpReplay implements AutoCloseable
 
     /**
      * Replay this host's flows of a trace, from now, and log them.
+     * <p>
+     * The trace's time 0 is now.
      *
      * @param trace     the whole trace; only this host's flows are sent.
      * @param hostNames names by index, for the log.
@@ -220,9 +222,25 @@ public final class TcpReplay implements AutoCloseable
     public int replay(final List<WorkloadTrace.FlowSpec> trace, final List<String> hostNames, final FctLogWriter log,
         final long graceNs) throws IOException
     {
+        return replay(trace, hostNames, log, graceNs, System.nanoTime());
+    }
+
+    /**
+     * Replay this host's flows of a trace with the trace's time 0 at a given moment, and log them.
+     *
+     * @param trace     the whole trace; only this host's flows are sent.
+     * @param hostNames names by index, for the log.
+     * @param log       the FCT log.
+     * @param graceNs   how long to wait for flows still running after the last start.
+     * @param originNs  the {@link System#nanoTime()} of the trace's time 0, the same for every host of one run.
+     * @return flows of this host that completed.
+     * @throws IOException if the log cannot be written.
+     */
+    public int replay(final List<WorkloadTrace.FlowSpec> trace, final List<String> hostNames, final FctLogWriter log,
+        final long graceNs, final long originNs) throws IOException
+    {
         enter(namespace);
         final List<WorkloadTrace.FlowSpec> mine = trace.stream().filter(f -> f.sourceHost() == self).toList();
-        final long originNs = System.nanoTime();
         final List<Future<long[]>> running = new ArrayList<>();
         for (final WorkloadTrace.FlowSpec flow : mine)
         {

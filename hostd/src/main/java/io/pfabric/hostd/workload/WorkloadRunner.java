@@ -83,8 +83,7 @@ public final class WorkloadRunner
     }
 
     /**
-     * Start this host's flows of the trace at their times and log them; returns when every started flow has
-     * finished (or {@link #stop()} was called, or the grace period after the last start ran out).
+     * {@link #run(HostDaemon, List, FctLogWriter, long, long)} with the trace's time 0 now.
      *
      * @param host     the running host.
      * @param flows    the whole trace; only this host's flows are started.
@@ -96,9 +95,27 @@ public final class WorkloadRunner
     public long run(final HostDaemon host, final List<WorkloadTrace.FlowSpec> flows, final FctLogWriter log,
         final long graceNs) throws IOException
     {
+        return run(host, flows, log, graceNs, System.nanoTime());
+    }
+
+    /**
+     * Start this host's flows of the trace at their times and log them; returns when every started flow has
+     * finished (or {@link #stop()} was called, or the grace period after the last start ran out).
+     *
+     * @param host     the running host.
+     * @param flows    the whole trace; only this host's flows are started.
+     * @param log      the FCT log.
+     * @param graceNs  how long to wait for flows still in flight after the last start.
+     * @param originNs the {@link System#nanoTime()} at which the trace's time 0 falls (the same for every host of
+     *                 one run, so that their flows start as the trace says relative to each other).
+     * @return flows of this host that completed.
+     * @throws IOException if the log cannot be written.
+     */
+    public long run(final HostDaemon host, final List<WorkloadTrace.FlowSpec> flows, final FctLogWriter log,
+        final long graceNs, final long originNs) throws IOException
+    {
         final int self = host.hostIndex(host.host().name());
         final List<WorkloadTrace.FlowSpec> mine = flows.stream().filter(f -> f.sourceHost() == self).toList();
-        final long originNs = System.nanoTime();
         long nextProgressNs = originNs + PROGRESS_INTERVAL_NS;
         long started = 0;
         long completed = 0;
