@@ -264,6 +264,23 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public int doWork()
     {
+        int work = poll();
+        if (0 == work && !ready.isEmpty() && pacingWaitNs() <= SPIN_PACING_NS)
+        {
+            work = 1;
+        }
+        return work;
+    }
+
+    /**
+     * One round of duties at the clock's time: commands, inbound packets, expired timers, paced transmissions.
+     * Unlike {@link #doWork()} it counts only what was done, so that a driver on virtual time (the simulator) can
+     * tell when to move the clock on to {@link #nextDeadlineNs()}. Transport thread only.
+     *
+     * @return commands, packets and timers handled and packets sent.
+     */
+    public int poll()
+    {
         nowNs = clock.nanoTime();
         int work = 0;
         for (int i = 0; i < BATCH; i++)
@@ -280,11 +297,31 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         work += timers.poll(nowNs, this::onTimerExpiry, BATCH);
         work += transmit();
         io.flush();
-        if (0 == work && !ready.isEmpty() && pacingWaitNs() <= SPIN_PACING_NS)
-        {
-            work = 1;
-        }
         return work;
+    }
+
+    /**
+     * The earliest time at which this transport has something to do unless a packet or a command comes first: the
+     * pacer's next departure while a flow may send, or the earliest retransmission deadline. Transport thread only;
+     * scans the flows in flight, so it is for drivers on virtual time rather than the data path.
+     *
+     * @return nanoseconds on the transport's clock, or {@link Long#MAX_VALUE} if nothing is due.
+     */
+    public long nextDeadlineNs()
+    {
+        long next = Long.MAX_VALUE;
+        if (!ready.isEmpty())
+        {
+            next = null == pacer ? nowNs : pacer.nextDepartureNs();
+        }
+        for (int slot = 0; slot < slotLimit; slot++)
+        {
+            if (null != senders[slot] && DeadlineTimerWheel.NULL_DEADLINE != timerIds[slot])
+            {
+                next = Math.min(next, timers.deadline(timerIds[slot]));
+            }
+        }
+        return next;
     }
 
     /**

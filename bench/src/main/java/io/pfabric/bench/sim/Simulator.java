@@ -1,0 +1,422 @@
+package io.pfabric.bench.sim;
+
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.HostTransport;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.QueueDiscipline;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
+ * code: every host is hostd's {@link HostTransport} (its window, timeouts, SACK, probe mode, SRPT scheduler and NIC
+ * pacer) on a virtual clock, and every switch port is switchd's {@link QueueDiscipline} drained at its line rate by
+ * switchd's {@link EgressPacer}. Links are store-and-forward with a rate and a one-way delay; a leaf sprays each
+ * packet for another leaf over a uniformly random spine (seeded, so a run is deterministic).
+ * <p>
+ * A packet on the wire is what hostd's raw IPv4 mode sends: Ethernet and IPv4 headers (34 bytes), the pFabric
+ * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
+ * segment takes 1,550 bytes of wire time. In the buffer the Ethernet and IPv4 header bytes hold the simulator's
+ * routing (destination and source host), so that queues account each frame at its real length.
+ */
+public final class Simulator
+{
+    private static final int FLOW_START = 1;
+    private static final int HOST_WAKE = 2;
+    private static final int SWITCH_ARRIVAL = 3;
+    private static final int PORT_FREE = 4;
+    private static final int HOST_ARRIVAL = 5;
+
+    /**
+     * Bytes before the pFabric header in a simulated frame: Ethernet and IPv4.
+     */
+    public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
+
+    private static final int FRAME_CAPACITY = 2_048;
+    private static final int DESTINATION_OFFSET = 0;
+    private static final int SOURCE_OFFSET = 4;
+    private static final int MAX_POLLS_PER_WAKE = 100_000;
+
+    /**
+     * What a run produced.
+     *
+     * @param records         each flow's record by its index in the trace, null if it never completed.
+     * @param endNs           virtual time at the end.
+     * @param events          events processed.
+     * @param droppedPackets  packets dropped by switch queues.
+     */
+    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets)
+    {
+    }
+
+    private final SimFabric fabric;
+    private final EventQueue events = new EventQueue();
+    private final SplittableRandom random;
+    private final Host[] hosts;
+    private final Switch[] switches;
+    private final PacketPool packets = new PacketPool();
+    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+    private long nowNs;
+    private long processed;
+
+    /**
+     * A simulation.
+     *
+     * @param fabric        the fabric.
+     * @param configuration every host's transport settings.
+     * @param seed          of the spraying.
+     */
+    public Simulator(final SimFabric fabric, final TransportConfiguration configuration, final long seed)
+    {
+        this.fabric = fabric;
+        this.random = new SplittableRandom(seed);
+        final NanoClock clock = () -> nowNs;
+        hosts = new Host[fabric.hosts()];
+        for (int h = 0; h < hosts.length; h++)
+        {
+            hosts[h] = new Host(h, configuration, clock);
+        }
+        switches = new Switch[fabric.leaves() + fabric.spines()];
+        final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
+        for (int leaf = 0; leaf < fabric.leaves(); leaf++)
+        {
+            final Switch sw = new Switch(fabric.hostsPerLeaf() + fabric.spines());
+            for (int i = 0; i < fabric.hostsPerLeaf(); i++)
+            {
+                sw.ports[i] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
+                    leaf * fabric.hostsPerLeaf() + i);
+            }
+            for (int s = 0; s < fabric.spines(); s++)
+            {
+                sw.ports[fabric.hostsPerLeaf() + s] = new Port(kind, fabric, fabric.coreRateBitsPerSec(),
+                    fabric.coreDelayNs(), false, fabric.leaves() + s);
+            }
+            switches[leaf] = sw;
+        }
+        for (int s = 0; s < fabric.spines(); s++)
+        {
+            final Switch sw = new Switch(fabric.leaves());
+            for (int leaf = 0; leaf < fabric.leaves(); leaf++)
+            {
+                sw.ports[leaf] = new Port(kind, fabric, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
+            }
+            switches[fabric.leaves() + s] = sw;
+        }
+    }
+
+    /**
+     * Run a trace to the end: every flow completes, or nothing is left to happen, or the virtual time limit passes.
+     *
+     * @param trace   the flows; host indices are the fabric's.
+     * @param limitNs virtual time at which to give up.
+     * @return the records.
+     */
+    public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs)
+    {
+        final FlowRecord[] records = new FlowRecord[trace.size()];
+        final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
+        final int[] completed = { 0 };
+        for (int i = 0; i < flows.length; i++)
+        {
+            final WorkloadTrace.FlowSpec flow = flows[i];
+            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
+            {
+                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
+            }
+            events.schedule(flow.startNs(), FLOW_START, flow.sourceHost(), i);
+        }
+        while (!events.isEmpty() && completed[0] < flows.length)
+        {
+            events.poll();
+            if (events.timeNs() > limitNs)
+            {
+                break;
+            }
+            nowNs = events.timeNs();
+            processed++;
+            final int node = events.node();
+            final int arg = events.arg();
+            switch (events.kind())
+            {
+                case FLOW_START ->
+                {
+                    final WorkloadTrace.FlowSpec flow = flows[arg];
+                    hosts[node].transport.send(flow.destinationHost(), flow.sizeBytes())
+                        .whenComplete((record, error) ->
+                        {
+                            if (null != record)
+                            {
+                                records[arg] = record;
+                                completed[0]++;
+                            }
+                        });
+                    drive(node);
+                }
+                case HOST_WAKE ->
+                {
+                    hosts[node].wakeNs = Long.MAX_VALUE;
+                    drive(node);
+                }
+                case HOST_ARRIVAL ->
+                {
+                    hosts[node].inbox.addInt(arg);
+                    drive(node);
+                }
+                case SWITCH_ARRIVAL -> onSwitchArrival(node, arg);
+                case PORT_FREE -> startTransmission(node, arg);
+                default -> throw new IllegalStateException("unknown event " + events.kind());
+            }
+        }
+        long dropped = 0;
+        for (final Switch sw : switches)
+        {
+            for (final Port port : sw.ports)
+            {
+                dropped += port.queue.counters().droppedPackets();
+            }
+        }
+        return new Result(records, nowNs, processed, dropped);
+    }
+
+    /**
+     * Virtual time now.
+     *
+     * @return nanoseconds.
+     */
+    public long nowNs()
+    {
+        return nowNs;
+    }
+
+    /**
+     * A switch port's queue, for counters: leaves first, then spines; a leaf's host ports first, then its uplinks.
+     *
+     * @param switchIndex the switch.
+     * @param port        the port.
+     * @return the queue.
+     */
+    public QueueDiscipline queue(final int switchIndex, final int port)
+    {
+        return switches[switchIndex].ports[port].queue;
+    }
+
+    private void drive(final int host)
+    {
+        final Host h = hosts[host];
+        int polls = 0;
+        while (h.transport.poll() > 0 && ++polls < MAX_POLLS_PER_WAKE)
+        {
+            // Until nothing more is due at this instant.
+        }
+        final long next = h.transport.nextDeadlineNs();
+        if (Long.MAX_VALUE == next)
+        {
+            return;
+        }
+        final long wake = next > nowNs ? next : nowNs + 1;
+        if (wake < h.wakeNs)
+        {
+            h.wakeNs = wake;
+            events.schedule(wake, HOST_WAKE, host, 0);
+        }
+    }
+
+    private void onSwitchArrival(final int switchIndex, final int packet)
+    {
+        final UnsafeBuffer frame = packets.frame(packet);
+        final int length = packets.length(packet);
+        final int destination = frame.getInt(DESTINATION_OFFSET, ByteOrder.BIG_ENDIAN);
+        final int leafOfDestination = fabric.leafOf(destination);
+        final Switch sw = switches[switchIndex];
+        final int port;
+        if (switchIndex < fabric.leaves())
+        {
+            port = switchIndex == leafOfDestination ? destination % fabric.hostsPerLeaf() :
+                fabric.hostsPerLeaf() + random.nextInt(fabric.spines());
+        }
+        else
+        {
+            port = leafOfDestination;
+        }
+        header.wrap(frame, FRAME_OVERHEAD);
+        sw.ports[port].queue.enqueue(frame, 0, length, header.priority(), header.flowId());
+        packets.release(packet);
+        if (!sw.ports[port].busy)
+        {
+            startTransmission(switchIndex, port);
+        }
+    }
+
+    private void startTransmission(final int switchIndex, final int portIndex)
+    {
+        final Port port = switches[switchIndex].ports[portIndex];
+        port.busy = false;
+        if (port.queue.isEmpty())
+        {
+            return;
+        }
+        final int packet = packets.acquire();
+        final int length = port.queue.dequeue(packets.frame(packet), 0);
+        packets.length(packet, length);
+        port.pacer.onRelease(nowNs, length);
+        final long doneNs = port.pacer.nextDepartureNs();
+        port.busy = true;
+        events.schedule(doneNs, PORT_FREE, switchIndex, portIndex);
+        events.schedule(doneNs + port.delayNs, port.towardHost ? HOST_ARRIVAL : SWITCH_ARRIVAL, port.peer, packet);
+    }
+
+    private final class Host implements PacketIo
+    {
+        private final int index;
+        private final HostTransport transport;
+        private final EgressPacer link;
+        private final IntArrayQueue inbox = new IntArrayQueue();
+        private long wakeNs = Long.MAX_VALUE;
+
+        Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
+        {
+            this.index = index;
+            this.link = new EgressPacer(fabric.edgeRateBitsPerSec(), 1);
+            this.transport = new HostTransport(configuration, index, fabric.edgeRateBitsPerSec(), FRAME_OVERHEAD,
+                this, clock, new TransportListener()
+                {
+                }, false);
+        }
+
+        public int poll(final InboundHandler handler, final int limit)
+        {
+            int taken = 0;
+            while (taken < limit && !inbox.isEmpty())
+            {
+                final int packet = inbox.pollInt();
+                final UnsafeBuffer frame = packets.frame(packet);
+                handler.onPacket(frame.getInt(SOURCE_OFFSET, ByteOrder.BIG_ENDIAN), frame, FRAME_OVERHEAD,
+                    packets.length(packet) - FRAME_OVERHEAD);
+                packets.release(packet);
+                taken++;
+            }
+            return taken;
+        }
+
+        public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
+        {
+            final int packet = packets.acquire();
+            final UnsafeBuffer frame = packets.frame(packet);
+            frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
+            frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
+            frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
+            frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
+            packets.length(packet, FRAME_OVERHEAD + length);
+            link.onRelease(nowNs, FRAME_OVERHEAD + length);
+            events.schedule(link.nextDepartureNs() + fabric.edgeDelayNs(), SWITCH_ARRIVAL, fabric.leafOf(index),
+                packet);
+            return true;
+        }
+
+        public int maxPacketLength()
+        {
+            return FRAME_CAPACITY - FRAME_OVERHEAD;
+        }
+
+        public void flush()
+        {
+        }
+
+        public void close()
+        {
+        }
+    }
+
+    private static final class Switch
+    {
+        private final Port[] ports;
+
+        Switch(final int portCount)
+        {
+            ports = new Port[portCount];
+        }
+    }
+
+    private static final class Port
+    {
+        private final QueueDiscipline queue;
+        private final EgressPacer pacer;
+        private final long delayNs;
+        private final boolean towardHost;
+        private final int peer;
+        private boolean busy;
+
+        Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
+            final boolean towardHost, final int peer)
+        {
+            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY);
+            this.pacer = new EgressPacer(rateBitsPerSec, 1);
+            this.delayNs = delayNs;
+            this.towardHost = towardHost;
+            this.peer = peer;
+        }
+    }
+
+    /**
+     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak.
+     */
+    private static final class PacketPool
+    {
+        private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
+        private int[] lengths = new int[1024];
+        private int[] free = new int[1024];
+        private int freeCount;
+        private int allocated;
+
+        int acquire()
+        {
+            if (freeCount > 0)
+            {
+                return free[--freeCount];
+            }
+            if (allocated == frames.length)
+            {
+                frames = Arrays.copyOf(frames, allocated * 2);
+                lengths = Arrays.copyOf(lengths, allocated * 2);
+                free = Arrays.copyOf(free, allocated * 2);
+            }
+            frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
+            return allocated++;
+        }
+
+        void release(final int packet)
+        {
+            free[freeCount++] = packet;
+        }
+
+        UnsafeBuffer frame(final int packet)
+        {
+            return frames[packet];
+        }
+
+        int length(final int packet)
+        {
+            return lengths[packet];
+        }
+
+        void length(final int packet, final int length)
+        {
+            lengths[packet] = length;
+        }
+    }
+}
