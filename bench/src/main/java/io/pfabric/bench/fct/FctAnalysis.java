@@ -90,6 +90,18 @@ public final class FctAnalysis
     }
 
     /**
+     * An analysis for a fabric whose full segment takes another wire length than the paper's 1,500 bytes.
+     *
+     * @param rateBitsPerSec    the access link rate.
+     * @param baseRtt           the base RTT of each path, by host index.
+     * @param segmentWireLength bytes of wire time a full segment takes.
+     */
+    public FctAnalysis(final long rateBitsPerSec, final IdealScheduler.BaseRtt baseRtt, final int segmentWireLength)
+    {
+        this.ideal = new IdealScheduler(rateBitsPerSec, baseRtt, segmentWireLength);
+    }
+
+    /**
      * A flow's normalized FCT.
      *
      * @param sourceHost      sending host index.

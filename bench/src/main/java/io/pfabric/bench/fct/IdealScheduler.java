@@ -74,6 +74,7 @@ public final class IdealScheduler
 
     private final long rateBitsPerSec;
     private final BaseRtt baseRtt;
+    private final int segmentWireLength;
 
     /**
      * A scheduler.
@@ -83,12 +84,27 @@ public final class IdealScheduler
      */
     public IdealScheduler(final long rateBitsPerSec, final BaseRtt baseRtt)
     {
-        if (rateBitsPerSec <= 0)
+        this(rateBitsPerSec, baseRtt, SEGMENT_WIRE_BYTES);
+    }
+
+    /**
+     * A scheduler whose full segment takes another wire length than the paper's 1,500 bytes (the simulator counts
+     * its real headers, FCS, preamble and gap).
+     *
+     * @param rateBitsPerSec    the hosts' access link rate.
+     * @param baseRtt           the base RTT of each path.
+     * @param segmentWireLength bytes of wire time a full segment takes.
+     */
+    public IdealScheduler(final long rateBitsPerSec, final BaseRtt baseRtt, final int segmentWireLength)
+    {
+        if (rateBitsPerSec <= 0 || segmentWireLength <= 0)
         {
-            throw new IllegalArgumentException("the rate must be positive: " + rateBitsPerSec);
+            throw new IllegalArgumentException("the rate and the wire length must be positive: " + rateBitsPerSec +
+                ", " + segmentWireLength);
         }
         this.rateBitsPerSec = rateBitsPerSec;
         this.baseRtt = baseRtt;
+        this.segmentWireLength = segmentWireLength;
     }
 
     /**
@@ -116,7 +132,7 @@ public final class IdealScheduler
 
     private double packetTimeNs()
     {
-        return SEGMENT_WIRE_BYTES * 8e9 / rateBitsPerSec;
+        return segmentWireLength * 8e9 / rateBitsPerSec;
     }
 
     /**
@@ -133,7 +149,7 @@ public final class IdealScheduler
         {
             final Flow flow = flows.get(i);
             hosts = Math.max(hosts, Math.max(flow.sourceHost(), flow.destinationHost()) + 1);
-            arrivals.add(new Active(flow, i, segments(flow.sizeBytes()) * SEGMENT_WIRE_BYTES * 8.0));
+            arrivals.add(new Active(flow, i, segments(flow.sizeBytes()) * segmentWireLength * 8.0));
         }
         arrivals.sort(Comparator.comparingLong((Active a) -> a.flow.startNs()).thenComparingInt(a -> a.order));
         final double bitsPerNs = rateBitsPerSec / 1e9;

@@ -1,5 +1,9 @@
 package io.pfabric.bench.sim;
 
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.switchd.egress.EgressPacer;
+
 /**
  * The simulated fabric's shape and physics: a two-tier leaf-spine (a star is one leaf and no spine), each host on
  * its leaf by an edge link, each leaf linked to each spine by a core link, and every egress port of every switch a
@@ -100,5 +104,39 @@ public record SimFabric(
     public int leafOf(final int host)
     {
         return host / hostsPerLeaf;
+    }
+
+    /**
+     * Bytes of wire time a full 1460-byte segment takes: Ethernet and IPv4 headers, the pFabric header, the payload,
+     * FCS, preamble and gap.
+     *
+     * @return bytes.
+     */
+    public static int segmentWireLength()
+    {
+        return Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.HEADER_LENGTH + FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES +
+            EgressPacer.WIRE_OVERHEAD_LENGTH;
+    }
+
+    /**
+     * The idle fabric's round trip of one full segment and its ACK between two hosts, store and forward at every
+     * hop: what a one-segment flow's FCT is on the idle fabric, and what normalized FCT divides by.
+     *
+     * @param source      host index.
+     * @param destination host index.
+     * @return nanoseconds.
+     */
+    public long baseRttNs(final int source, final int destination)
+    {
+        final int data = segmentWireLength() - EgressPacer.WIRE_OVERHEAD_LENGTH;
+        final int ack = Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.HEADER_LENGTH;
+        final EgressPacer edge = new EgressPacer(edgeRateBitsPerSec, 1);
+        long rtt = 2 * (edge.wireTimeNs(data) + edge.wireTimeNs(ack)) + 4 * edgeDelayNs;
+        if (leafOf(source) != leafOf(destination))
+        {
+            final EgressPacer core = new EgressPacer(coreRateBitsPerSec, 1);
+            rtt += 2 * (core.wireTimeNs(data) + core.wireTimeNs(ack)) + 4 * coreDelayNs;
+        }
+        return rtt;
     }
 }

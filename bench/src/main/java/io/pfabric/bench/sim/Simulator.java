@@ -51,6 +51,8 @@ public final class Simulator
     private static final int DESTINATION_OFFSET = 0;
     private static final int SOURCE_OFFSET = 4;
     private static final int MAX_POLLS_PER_WAKE = 100_000;
+    private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
+    private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
 
     /**
      * What a run produced.
@@ -128,6 +130,39 @@ public final class Simulator
      */
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs)
     {
+        return run(trace, limitNs, (completed, total, virtualNs, eventCount) ->
+        {
+        });
+    }
+
+    /**
+     * Told how a run is going, every few seconds of wall time.
+     */
+    @FunctionalInterface
+    public interface Progress
+    {
+        /**
+         * How far the run is.
+         *
+         * @param completed  flows completed.
+         * @param total      flows in the trace.
+         * @param virtualNs  virtual time.
+         * @param eventCount events processed.
+         */
+        void onProgress(int completed, int total, long virtualNs, long eventCount);
+    }
+
+    /**
+     * {@link #run(List, long)}, reporting progress every five seconds of wall time.
+     *
+     * @param trace    the flows; host indices are the fabric's.
+     * @param limitNs  virtual time at which to give up.
+     * @param progress told how the run is going.
+     * @return the records.
+     */
+    public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
+    {
+        long nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
@@ -148,7 +183,11 @@ public final class Simulator
                 break;
             }
             nowNs = events.timeNs();
-            processed++;
+            if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
+            {
+                nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
+                progress.onProgress(completed[0], flows.length, nowNs, processed);
+            }
             final int node = events.node();
             final int arg = events.arg();
             switch (events.kind())

@@ -65,6 +65,8 @@ class SimulatorTest
             assertEquals(idleFctNs(fabric, segments, true), acrossSpine.fctNs(), segments + " segments across");
             assertEquals(0, acrossSpine.timeouts());
         }
+        assertEquals(fabric.baseRttNs(0, 1), runOne(fabric, 0, 1, 1_460).fctNs(), "base RTT within a rack");
+        assertEquals(fabric.baseRttNs(0, 17), runOne(fabric, 0, 17, 1_460).fctNs(), "base RTT across the spine");
     }
 
     @Test

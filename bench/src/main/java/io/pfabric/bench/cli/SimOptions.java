@@ -1,0 +1,84 @@
+package io.pfabric.bench.cli;
+
+import io.pfabric.bench.sim.SimFabric;
+import io.pfabric.common.config.Quantities;
+import io.pfabric.common.topology.Rates;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The options {@code pfabric sim} and {@code pfabric sim sweep} share: the fabric, the workload and where results go.
+ */
+final class SimOptions
+{
+    private static final Pattern STAR = Pattern.compile("star:(\\d+)");
+    private static final Pattern LEAF_SPINE = Pattern.compile("leafspine:(\\d+)x(\\d+)x(\\d+)");
+
+    @Option(names = "--topo", defaultValue = "leafspine:9x16x4", paramLabel = "SPEC",
+        description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}, the paper's 144 hosts).")
+    String topo;
+
+    @Option(names = "--edge-rate", defaultValue = "10g", paramLabel = "RATE",
+        description = "Host links (default: ${DEFAULT-VALUE}).")
+    String edgeRate;
+
+    @Option(names = "--core-rate", defaultValue = "40g", paramLabel = "RATE",
+        description = "Leaf-spine links (default: ${DEFAULT-VALUE}).")
+    String coreRate;
+
+    @Option(names = "--edge-delay", defaultValue = "2.7us", paramLabel = "DURATION",
+        description = "One-way latency of a host link, the host's own included (default: ${DEFAULT-VALUE}).")
+    String edgeDelay;
+
+    @Option(names = "--core-delay", defaultValue = "0.2us", paramLabel = "DURATION",
+        description = "One-way latency of a leaf-spine link (default: ${DEFAULT-VALUE}).")
+    String coreDelay;
+
+    @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
+        description = "Bytes per switch port (default: ${DEFAULT-VALUE}).")
+    long buffer;
+
+    @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
+        description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--flows", defaultValue = "10000", paramLabel = "N",
+        description = "Flows per run (default: ${DEFAULT-VALUE}).")
+    long flows;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+        description = "Seed of the trace and the spraying (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Results directory (required).")
+    Path out;
+
+    /**
+     * The fabric the options describe.
+     *
+     * @return the fabric.
+     */
+    SimFabric fabric()
+    {
+        final long edge = Rates.parseBitsPerSec(edgeRate);
+        final long core = Rates.parseBitsPerSec(coreRate);
+        final long edgeDelayNs = Quantities.parseNanos(edgeDelay);
+        final long coreDelayNs = Quantities.parseNanos(coreDelay);
+        final Matcher star = STAR.matcher(topo);
+        if (star.matches())
+        {
+            return new SimFabric(1, Integer.parseInt(star.group(1)), 0, edge, core, edgeDelayNs, coreDelayNs, buffer,
+                "pfabric");
+        }
+        final Matcher leafSpine = LEAF_SPINE.matcher(topo);
+        if (leafSpine.matches())
+        {
+            return new SimFabric(Integer.parseInt(leafSpine.group(1)), Integer.parseInt(leafSpine.group(2)),
+                Integer.parseInt(leafSpine.group(3)), edge, core, edgeDelayNs, coreDelayNs, buffer, "pfabric");
+        }
+        throw new IllegalArgumentException("--topo must be star:N or leafspine:LxHxS, not '" + topo + "'");
+    }
+}
