@@ -61,8 +61,11 @@ public final class Simulator
      * @param endNs           virtual time at the end.
      * @param events          events processed.
      * @param droppedPackets  packets dropped by switch queues.
+     * @param sentPackets     packets the hosts sent (data, ACKs and probes).
+     * @param receivedPackets packets that reached a host.
      */
-    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets)
+    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long sentPackets,
+        long receivedPackets)
     {
     }
 
@@ -75,6 +78,8 @@ public final class Simulator
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
     private long nowNs;
     private long processed;
+    private long sentPackets;
+    private long receivedPackets;
 
     /**
      * A simulation.
@@ -208,11 +213,15 @@ public final class Simulator
                 }
                 case HOST_WAKE ->
                 {
-                    hosts[node].wakeNs = Long.MAX_VALUE;
-                    drive(node);
+                    if (hosts[node].wakeNs == nowNs)
+                    {
+                        hosts[node].wakeNs = Long.MAX_VALUE;
+                        drive(node);
+                    }
                 }
                 case HOST_ARRIVAL ->
                 {
+                    receivedPackets++;
                     hosts[node].inbox.addInt(arg);
                     drive(node);
                 }
@@ -221,6 +230,7 @@ public final class Simulator
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
         }
+        drainInFlight(limitNs);
         long dropped = 0;
         for (final Switch sw : switches)
         {
@@ -229,7 +239,39 @@ public final class Simulator
                 dropped += port.queue.counters().droppedPackets();
             }
         }
-        return new Result(records, nowNs, processed, dropped);
+        return new Result(records, nowNs, processed, dropped, sentPackets, receivedPackets);
+    }
+
+    /**
+     * Once every flow has completed, let the packets still on the wire or in queues (the last ACKs) arrive, so that
+     * every packet sent is accounted for as received or dropped; nothing new starts.
+     */
+    private void drainInFlight(final long limitNs)
+    {
+        while (!events.isEmpty())
+        {
+            events.poll();
+            if (events.timeNs() > limitNs)
+            {
+                return;
+            }
+            nowNs = events.timeNs();
+            processed++;
+            switch (events.kind())
+            {
+                case HOST_ARRIVAL ->
+                {
+                    receivedPackets++;
+                    packets.release(events.arg());
+                }
+                case SWITCH_ARRIVAL -> onSwitchArrival(events.node(), events.arg());
+                case PORT_FREE -> startTransmission(events.node(), events.arg());
+                default ->
+                {
+                    // Flow starts and host wake-ups: the run is over.
+                }
+            }
+        }
     }
 
     /**
@@ -254,15 +296,25 @@ public final class Simulator
         return switches[switchIndex].ports[port].queue;
     }
 
+    /**
+     * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a timer
+     * wheel that fell behind a jump of virtual time advances one tick per poll, so an overdue deadline means poll
+     * again), then wake it at its next deadline.
+     */
     private void drive(final int host)
     {
         final Host h = hosts[host];
+        long next;
         int polls = 0;
-        while (h.transport.poll() > 0 && ++polls < MAX_POLLS_PER_WAKE)
+        while (true)
         {
-            // Until nothing more is due at this instant.
+            final int work = h.transport.poll();
+            next = h.transport.nextDeadlineNs();
+            if ((0 == work && next > nowNs) || ++polls >= MAX_POLLS_PER_WAKE)
+            {
+                break;
+            }
         }
-        final long next = h.transport.nextDeadlineNs();
         if (Long.MAX_VALUE == next)
         {
             return;
@@ -362,6 +414,7 @@ public final class Simulator
             frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
             packets.length(packet, FRAME_OVERHEAD + length);
             link.onRelease(nowNs, FRAME_OVERHEAD + length);
+            sentPackets++;
             events.schedule(link.nextDepartureNs() + fabric.edgeDelayNs(), SWITCH_ARRIVAL, fabric.leafOf(index),
                 packet);
             return true;

@@ -91,6 +91,12 @@ class SimulatorTest
             assertTrue(ends[i - 1] < ends[i], "completion in size order: " + Arrays.toString(ends));
         }
         assertTrue(result.droppedPackets() > 0, "the receiver's port dropped under the incast");
+        assertEquals(result.sentPackets(), result.receivedPackets() + result.droppedPackets(),
+            "every packet sent was received or dropped at a port");
+        for (int i = 0; i < flows.size(); i++)
+        {
+            assertEquals(flows.get(i).sizeBytes(), result.records()[i].sizeBytes());
+        }
     }
 
     @Test
