@@ -118,4 +118,22 @@ class SimulatorTest
         }
         assertEquals(first.events(), second.events());
     }
+
+    @Test
+    void aStarvedLongFlowProbesAndFinishesAfterTheShorterOne()
+    {
+        final SimFabric fabric = SimFabric.paper().withShape(1, 3, 0);
+        final List<WorkloadTrace.FlowSpec> flows = List.of(
+            new WorkloadTrace.FlowSpec(0, 1, 0, 3_000_000L, 0),
+            new WorkloadTrace.FlowSpec(1, 2, 0, 2_000_000L, 0));
+        final Simulator.Result result = new Simulator(fabric, TransportConfiguration.PAPER, 5).run(flows, SECOND_NS);
+        final FlowRecord longer = result.records()[0];
+        final FlowRecord shorter = result.records()[1];
+        assertNotNull(longer, "the longer flow completed: it left probe mode");
+        assertNotNull(shorter);
+        assertTrue(shorter.endNs() < longer.endNs(), "the shorter flow finished first");
+        assertTrue(longer.timeouts() >= TransportConfiguration.PAPER.probeAfterTimeouts(),
+            "the longer flow was starved into probe mode: " + longer.timeouts() + " timeouts");
+        assertEquals(result.sentPackets(), result.receivedPackets() + result.droppedPackets());
+    }
 }
