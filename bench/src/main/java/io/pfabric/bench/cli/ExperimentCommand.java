@@ -6,6 +6,7 @@ import io.pfabric.bench.fct.ResultsTable;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologySpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code pfabric experiment}: normalized FCT against load for pFabric, its line-rate variant and kernel TCP on an
@@ -107,12 +106,12 @@ public final class ExperimentCommand implements Callable<Integer>
         final Topology topology;
         if ("loopback".equals(testbed))
         {
-            final Matcher star = Pattern.compile("star:(\\d+)").matcher(topo);
-            if (!star.matches())
+            final TopologySpec shape = TopologySpec.parse(topo);
+            if (!shape.isStar())
             {
                 throw new IllegalArgumentException("--testbed loopback takes --topo star:N only, not '" + topo + "'");
             }
-            topology = Experiment.loopbackStar(Integer.parseInt(star.group(1)), rateBitsPerSec);
+            topology = Experiment.loopbackStar(shape.hostsPerLeaf(), rateBitsPerSec);
         }
         else
         {

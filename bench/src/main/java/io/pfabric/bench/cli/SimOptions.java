@@ -3,20 +3,16 @@ package io.pfabric.bench.cli;
 import io.pfabric.bench.sim.SimFabric;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.TopologySpec;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The options {@code pfabric sim} and {@code pfabric sim sweep} share: the fabric, the workload and where results go.
  */
 final class SimOptions
 {
-    private static final Pattern STAR = Pattern.compile("star:(\\d+)");
-    private static final Pattern LEAF_SPINE = Pattern.compile("leafspine:(\\d+)x(\\d+)x(\\d+)");
-
     @Option(names = "--topo", defaultValue = "leafspine:9x16x4", paramLabel = "SPEC",
         description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}, the paper's 144 hosts).")
     String topo;
@@ -67,18 +63,8 @@ final class SimOptions
         final long core = Rates.parseBitsPerSec(coreRate);
         final long edgeDelayNs = Quantities.parseNanos(edgeDelay);
         final long coreDelayNs = Quantities.parseNanos(coreDelay);
-        final Matcher star = STAR.matcher(topo);
-        if (star.matches())
-        {
-            return new SimFabric(1, Integer.parseInt(star.group(1)), 0, edge, core, edgeDelayNs, coreDelayNs, buffer,
-                "pfabric");
-        }
-        final Matcher leafSpine = LEAF_SPINE.matcher(topo);
-        if (leafSpine.matches())
-        {
-            return new SimFabric(Integer.parseInt(leafSpine.group(1)), Integer.parseInt(leafSpine.group(2)),
-                Integer.parseInt(leafSpine.group(3)), edge, core, edgeDelayNs, coreDelayNs, buffer, "pfabric");
-        }
-        throw new IllegalArgumentException("--topo must be star:N or leafspine:LxHxS, not '" + topo + "'");
+        final TopologySpec shape = TopologySpec.parse(topo);
+        return new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core, edgeDelayNs,
+            coreDelayNs, buffer, "pfabric");
     }
 }

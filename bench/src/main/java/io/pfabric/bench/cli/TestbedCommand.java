@@ -1,8 +1,8 @@
 package io.pfabric.bench.cli;
 
 import io.pfabric.common.topology.Rates;
-import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.DisciplineKind;
@@ -22,8 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code pfabric testbed}: a fabric of network namespaces on this machine, with its switches running in one
@@ -41,8 +39,6 @@ public final class TestbedCommand
 {
     static final String PREFIX = "pftb";
 
-    private static final Pattern STAR = Pattern.compile("star:(\\d+)");
-    private static final Pattern LEAF_SPINE = Pattern.compile("leafspine:(\\d+)x(\\d+)x(\\d+)");
 
     static Path stateDirectory()
     {
@@ -51,18 +47,7 @@ public final class TestbedCommand
 
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
     {
-        final Matcher star = STAR.matcher(spec);
-        if (star.matches())
-        {
-            return Topologies.star(Integer.parseInt(star.group(1)), "", rateBitsPerSec, discipline);
-        }
-        final Matcher leafSpine = LEAF_SPINE.matcher(spec);
-        if (leafSpine.matches())
-        {
-            return Topologies.leafSpine(Integer.parseInt(leafSpine.group(1)), Integer.parseInt(leafSpine.group(2)),
-                Integer.parseInt(leafSpine.group(3)), "", rateBitsPerSec, discipline);
-        }
-        throw new IllegalArgumentException("--topo must be star:N or leafspine:LxHxS, not '" + spec + "'");
+        return TopologySpec.parse(spec).toTopology(rateBitsPerSec, discipline);
     }
 
     /**
