@@ -32,8 +32,10 @@ import java.util.concurrent.Callable;
         "A discrete-event simulation on virtual nanoseconds (default: the pFabric paper's 144 hosts, 9 leaves of 16 " +
             "at 10 Gb/s, 4 spines at 40 Gb/s, 2.7 us host links, 0.2 us core links, 36 KB queues) in which every " +
             "host runs hostd's transport (window 12, cap 23, timeout 45 us, probe mode after 5 timeouts, SRPT, NIC " +
-            "pacing) and every switch port switchd's pFabric queue, with per-packet spraying. Schemes: pfabric, " +
-            "linerate, ideal (the flow-level Ideal scheduler); tcp and dctcp are not modelled yet.",
+            "pacing) and every switch port and host NIC switchd's pFabric queue, with per-packet spraying. Schemes: " +
+            "pfabric, linerate, tcp and dctcp (modelled in the simulator: NewReno with SACK on 225 KB drop-tail " +
+            "queues, and DCTCP on 225 KB queues marking ECN above 22.5 KB, g = 1/16; minimum RTO 200 us, initial " +
+            "window 12), ideal (the flow-level Ideal scheduler).",
         "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv; progress goes " +
             "to stderr. 'pfabric sim sweep' runs several loads and schemes and draws the plot." },
     subcommands = SimCommand.Sweep.class)
@@ -47,7 +49,7 @@ public final class SimCommand implements Callable<Integer>
     double load;
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
-        description = "pfabric, linerate or ideal (default: ${DEFAULT-VALUE}).")
+        description = "pfabric, linerate, tcp, dctcp or ideal (default: ${DEFAULT-VALUE}).")
     String scheme;
 
     /**
@@ -79,8 +81,8 @@ public final class SimCommand implements Callable<Integer>
             paramLabel = "L[,L...]", description = "Loads (default: ${DEFAULT-VALUE}).")
         List<Double> loads;
 
-        @Option(names = "--schemes", defaultValue = "pfabric,ideal", split = ",", paramLabel = "S[,S...]",
-            description = "Of pfabric, linerate, ideal (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
+            description = "Of pfabric, linerate, tcp, dctcp, ideal (default: ${DEFAULT-VALUE}).")
         List<String> schemes;
 
         @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
@@ -125,8 +127,7 @@ public final class SimCommand implements Callable<Integer>
         {
             if (!SimRun.SCHEMES.contains(scheme))
             {
-                throw new IllegalArgumentException("the simulator runs " + SimRun.SCHEMES + ", not '" + scheme +
-                    "' (tcp and dctcp are not modelled yet)");
+                throw new IllegalArgumentException("the simulator runs " + SimRun.SCHEMES + ", not '" + scheme + "'");
             }
         }
         if (options.flows < 1)

@@ -22,7 +22,12 @@ public final class SimRun
     /**
      * Schemes the simulator runs.
      */
-    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "ideal");
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal");
+
+    /**
+     * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
+     */
+    public static final long BASELINE_BUFFER_LENGTH = 225_000;
 
     private static final long LIMIT_NS = 3_600_000_000_000L;
 
@@ -92,15 +97,18 @@ public final class SimRun
                 .writeFctLog(trace, names, log);
             return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs, 0);
         }
-        final TransportConfiguration configuration = switch (scheme)
+        final Simulator simulator = switch (scheme)
         {
-            case "pfabric" -> TransportConfiguration.PAPER;
-            case "linerate" -> TransportConfiguration.PAPER.withLineRate();
-            default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme +
-                "' (tcp and dctcp are not modelled yet)");
+            case "pfabric" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
+                Simulator.Scheme.PFABRIC, TransportConfiguration.PAPER, seed);
+            case "linerate" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
+                Simulator.Scheme.LINERATE, TransportConfiguration.PAPER.withLineRate(), seed);
+            case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
+                TransportConfiguration.PAPER, seed);
+            case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
+                TransportConfiguration.PAPER, seed);
+            default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
-        final Simulator simulator = new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()), configuration,
-            seed);
         final Simulator.Result result = simulator.run(trace, LIMIT_NS, (completed, total, virtualNs, events) ->
         {
             final double elapsedSec = (System.nanoTime() - startNs) / 1e9;

@@ -21,6 +21,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
@@ -41,6 +42,7 @@ public final class Simulator
     private static final int SWITCH_ARRIVAL = 3;
     private static final int PORT_FREE = 4;
     private static final int HOST_ARRIVAL = 5;
+    private static final int QUEUE_SAMPLE = 6;
 
     /**
      * Bytes before the pFabric header in a simulated frame: Ethernet and IPv4.
@@ -69,7 +71,60 @@ public final class Simulator
     {
     }
 
+    /**
+     * What runs on a host: hostd's transport, or a modelled baseline.
+     */
+    interface Endpoint
+    {
+        /**
+         * Start a flow.
+         *
+         * @param destinationHost the receiver.
+         * @param sizeBytes       its size.
+         * @return completed with the flow's record when its last byte is acknowledged.
+         */
+        CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes);
+
+        /**
+         * Do what is due at the clock's time.
+         *
+         * @return work done.
+         */
+        int poll();
+
+        /**
+         * When something is next due without new input.
+         *
+         * @return nanoseconds, or {@link Long#MAX_VALUE}.
+         */
+        long nextDeadlineNs();
+    }
+
+    /**
+     * What the hosts run.
+     */
+    public enum Scheme
+    {
+        /**
+         * hostd's transport, windowed, on pFabric queues.
+         */
+        PFABRIC,
+        /**
+         * hostd's transport without a window, on pFabric queues.
+         */
+        LINERATE,
+        /**
+         * Modelled TCP NewReno with SACK on drop-tail queues.
+         */
+        TCP,
+        /**
+         * Modelled DCTCP on ECN-marking queues.
+         */
+        DCTCP
+    }
+
     private final SimFabric fabric;
+    private final Scheme scheme;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
     private final Host[] hosts;
@@ -80,26 +135,49 @@ public final class Simulator
     private long processed;
     private long sentPackets;
     private long receivedPackets;
+    private QueueDiscipline sampledQueue;
+    private long samplePeriodNs;
+    private long[] samples = new long[0];
+    private int sampleCount;
 
     /**
-     * A simulation.
+     * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
      *
-     * @param fabric        the fabric.
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
      * @param configuration every host's transport settings.
      * @param seed          of the spraying.
      */
     public Simulator(final SimFabric fabric, final TransportConfiguration configuration, final long seed)
     {
+        this(fabric, configuration.lineRate() ? Scheme.LINERATE : Scheme.PFABRIC, configuration, seed);
+    }
+
+    /**
+     * A simulation of a scheme.
+     *
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param scheme        what the hosts run.
+     * @param configuration hostd's settings, for pfabric and linerate.
+     * @param seed          of the spraying.
+     */
+    public Simulator(
+        final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration, final long seed)
+    {
         this.fabric = fabric;
+        this.scheme = scheme;
         this.random = new SplittableRandom(seed);
         final NanoClock clock = () -> nowNs;
+        final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
         hosts = new Host[fabric.hosts()];
+        switches = new Switch[fabric.leaves() + fabric.spines() + 1];
+        final Switch nics = new Switch(fabric.hosts());
         for (int h = 0; h < hosts.length; h++)
         {
             hosts[h] = new Host(h, configuration, clock);
+            nics.ports[h] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false,
+                fabric.leafOf(h));
         }
-        switches = new Switch[fabric.leaves() + fabric.spines()];
-        final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
+        switches[switches.length - 1] = nics;
         for (int leaf = 0; leaf < fabric.leaves(); leaf++)
         {
             final Switch sw = new Switch(fabric.hostsPerLeaf() + fabric.spines());
@@ -124,6 +202,31 @@ public final class Simulator
             }
             switches[fabric.leaves() + s] = sw;
         }
+    }
+
+    /**
+     * Record a switch port's queue occupancy every period while the next run lasts.
+     *
+     * @param switchIndex as for {@link #queue(int, int)}.
+     * @param port        as for {@link #queue(int, int)}.
+     * @param periodNs    how often.
+     */
+    public void sampleQueue(final int switchIndex, final int port, final long periodNs)
+    {
+        sampledQueue = queue(switchIndex, port);
+        samplePeriodNs = periodNs;
+        samples = new long[1024];
+        sampleCount = 0;
+    }
+
+    /**
+     * The occupancies recorded since {@link #sampleQueue}, in bytes, oldest first.
+     *
+     * @return the samples.
+     */
+    public long[] queueSamples()
+    {
+        return Arrays.copyOf(samples, sampleCount);
     }
 
     /**
@@ -168,6 +271,10 @@ public final class Simulator
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
     {
         long nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
+        if (null != sampledQueue)
+        {
+            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
+        }
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
@@ -200,7 +307,7 @@ public final class Simulator
                 case FLOW_START ->
                 {
                     final WorkloadTrace.FlowSpec flow = flows[arg];
-                    hosts[node].transport.send(flow.destinationHost(), flow.sizeBytes())
+                    hosts[node].endpoint.send(flow.destinationHost(), flow.sizeBytes())
                         .whenComplete((record, error) ->
                         {
                             if (null != record)
@@ -227,6 +334,15 @@ public final class Simulator
                 }
                 case SWITCH_ARRIVAL -> onSwitchArrival(node, arg);
                 case PORT_FREE -> startTransmission(node, arg);
+                case QUEUE_SAMPLE ->
+                {
+                    if (sampleCount == samples.length)
+                    {
+                        samples = Arrays.copyOf(samples, 2 * sampleCount);
+                    }
+                    samples[sampleCount++] = sampledQueue.byteCount();
+                    events.schedule(nowNs + samplePeriodNs, QUEUE_SAMPLE, 0, 0);
+                }
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
         }
@@ -285,7 +401,8 @@ public final class Simulator
     }
 
     /**
-     * A switch port's queue, for counters: leaves first, then spines; a leaf's host ports first, then its uplinks.
+     * A switch port's queue, for counters: leaves first, then spines, then one more holding the hosts' NICs by host
+     * index; a leaf's host ports first, then its uplinks.
      *
      * @param switchIndex the switch.
      * @param port        the port.
@@ -308,8 +425,8 @@ public final class Simulator
         int polls = 0;
         while (true)
         {
-            final int work = h.transport.poll();
-            next = h.transport.nextDeadlineNs();
+            final int work = h.endpoint.poll();
+            next = h.endpoint.nextDeadlineNs();
             if ((0 == work && next > nowNs) || ++polls >= MAX_POLLS_PER_WAKE)
             {
                 break;
@@ -333,7 +450,6 @@ public final class Simulator
         final int length = packets.length(packet);
         final int destination = frame.getInt(DESTINATION_OFFSET, ByteOrder.BIG_ENDIAN);
         final int leafOfDestination = fabric.leafOf(destination);
-        final Switch sw = switches[switchIndex];
         final int port;
         if (switchIndex < fabric.leaves())
         {
@@ -344,12 +460,26 @@ public final class Simulator
         {
             port = leafOfDestination;
         }
-        header.wrap(frame, FRAME_OVERHEAD);
-        sw.ports[port].queue.enqueue(frame, 0, length, header.priority(), header.flowId());
-        packets.release(packet);
-        if (!sw.ports[port].busy)
+        offer(switchIndex, port, packet, length);
+    }
+
+    private void offer(final int switchIndex, final int portIndex, final int packet, final int length)
+    {
+        final UnsafeBuffer frame = packets.frame(packet);
+        final Port port = switches[switchIndex].ports[portIndex];
+        if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
         {
-            startTransmission(switchIndex, port);
+            header.wrap(frame, FRAME_OVERHEAD);
+            port.queue.enqueue(frame, 0, length, header.priority(), header.flowId());
+        }
+        else
+        {
+            port.queue.enqueue(frame, 0, length, 0, frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN));
+        }
+        packets.release(packet);
+        if (!port.busy)
+        {
+            startTransmission(switchIndex, portIndex);
         }
     }
 
@@ -374,19 +504,45 @@ public final class Simulator
     private final class Host implements PacketIo
     {
         private final int index;
-        private final HostTransport transport;
-        private final EgressPacer link;
+        private final Endpoint endpoint;
+        private final boolean ecnCapable;
         private final IntArrayQueue inbox = new IntArrayQueue();
         private long wakeNs = Long.MAX_VALUE;
 
         Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
         {
             this.index = index;
-            this.link = new EgressPacer(fabric.edgeRateBitsPerSec(), 1);
-            this.transport = new HostTransport(configuration, index, fabric.edgeRateBitsPerSec(), FRAME_OVERHEAD,
-                this, clock, new TransportListener()
+            if (Scheme.TCP == scheme || Scheme.DCTCP == scheme)
+            {
+                final SimTcp tcp = new SimTcp(index, Scheme.DCTCP == scheme, this, clock);
+                this.endpoint = tcp;
+                this.ecnCapable = tcp.ecnCapable();
+            }
+            else
+            {
+                final HostTransport transport = new HostTransport(configuration, index, fabric.edgeRateBitsPerSec(),
+                    FRAME_OVERHEAD, this, clock, new TransportListener()
+                    {
+                    }, false);
+                this.endpoint = new Endpoint()
                 {
-                }, false);
+                    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+                    {
+                        return transport.send(destinationHost, sizeBytes);
+                    }
+
+                    public int poll()
+                    {
+                        return transport.poll();
+                    }
+
+                    public long nextDeadlineNs()
+                    {
+                        return transport.nextDeadlineNs();
+                    }
+                };
+                this.ecnCapable = false;
+            }
         }
 
         public int poll(final InboundHandler handler, final int limit)
@@ -411,12 +567,15 @@ public final class Simulator
             frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
             frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
             frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
+            frame.putShort(EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, (short)EthernetFlyweight.ETHERTYPE_IPV4,
+                ByteOrder.BIG_ENDIAN);
+            frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
+            frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
+                (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
             frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
             packets.length(packet, FRAME_OVERHEAD + length);
-            link.onRelease(nowNs, FRAME_OVERHEAD + length);
             sentPackets++;
-            events.schedule(link.nextDepartureNs() + fabric.edgeDelayNs(), SWITCH_ARRIVAL, fabric.leafOf(index),
-                packet);
+            offer(switches.length - 1, index, packet, FRAME_OVERHEAD + length);
             return true;
         }
 

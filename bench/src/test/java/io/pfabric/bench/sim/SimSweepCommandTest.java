@@ -35,7 +35,7 @@ class SimSweepCommandTest
         {
             System.setOut(capture);
             status = new CommandLine(new PfabricCommand()).execute("sim", "sweep", "--topo", "star:8", "--loads",
-                "0.3,0.6", "--schemes", "pfabric,ideal", "--flows", "200", "--format", "csv", "--out",
+                "0.3,0.6", "--schemes", "pfabric,tcp,dctcp,ideal", "--flows", "200", "--format", "csv", "--out",
                 out.toString());
         }
         finally
@@ -46,7 +46,7 @@ class SimSweepCommandTest
         final List<String> lines =
             Arrays.asList(captured.toString(StandardCharsets.UTF_8).strip().split("\n"));
         assertEquals("scheme,load,bin,count,mean,p99", lines.get(0));
-        assertEquals(1 + 2 * 2 * 4, lines.size(), String.join("\n", lines));
+        assertEquals(1 + 4 * 2 * 4, lines.size(), String.join("\n", lines));
         for (final String line : lines.subList(1, lines.size()))
         {
             final String[] fields = line.split(",");
@@ -56,8 +56,8 @@ class SimSweepCommandTest
                 assertTrue(Double.parseDouble(fields[4]) >= 1.0 - 1e-9, "no scheme beats the idle fabric: " + line);
             }
         }
-        for (final String file : List.of("fct-pfabric-0.3.csv", "fct-ideal-0.6.csv", "trace-0.6.csv",
-            "base-rtt.csv", "summary.csv", "fct-vs-load.png"))
+        for (final String file : List.of("fct-pfabric-0.3.csv", "fct-tcp-0.3.csv", "fct-dctcp-0.6.csv",
+            "fct-ideal-0.6.csv", "trace-0.6.csv", "base-rtt.csv", "summary.csv", "fct-vs-load.png"))
         {
             assertTrue(Files.isRegularFile(out.resolve(file)), file);
         }

@@ -1,18 +1,25 @@
 package io.pfabric.switchd.queue;
 
 import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.ref.Cleaner;
 
 /**
  * Fixed-size packet slots in one off-heap region, allocated once, with a free-slot stack.
  * <p>
- * A slot holds one frame of at most {@link #slotLength()} bytes at {@link #offset(int)} in {@link #buffer()}.
+ * A slot holds one frame of at most {@link #slotLength()} bytes at {@link #offset(int)} in {@link #buffer()}. The
+ * region is reserved, not written, when the slab is made: the operating system commits a page only when a frame
+ * first lands in it, and the free stack hands out the same few slots again while the queue is short, so a buffer
+ * sized for the worst case (every frame of minimum length) costs memory only as far as it is used. The region is
+ * returned when the slab becomes unreachable.
  */
 public final class PacketSlab
 {
     private static final int ALIGNMENT = 64;
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final UnsafeBuffer buffer;
     private final int slotLength;
@@ -41,7 +48,9 @@ public final class PacketSlab
                 "slab of " + slotCount + " slots of " + slotLength + " bytes exceeds 2 GiB");
         }
         this.slotCount = slotCount;
-        this.buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(slotLength * slotCount, ALIGNMENT));
+        final long address = UnsafeApi.allocateMemory((long)slotLength * slotCount + ALIGNMENT);
+        CLEANER.register(this, () -> UnsafeApi.freeMemory(address));
+        this.buffer = new UnsafeBuffer(BitUtil.align(address, ALIGNMENT), slotLength * slotCount);
         this.frameLengths = new int[slotCount];
         this.freeSlots = new int[slotCount];
         for (int i = 0; i < slotCount; i++)
