@@ -114,8 +114,8 @@ public record SimFabric(
      */
     public static int segmentWireLength()
     {
-        return Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.HEADER_LENGTH + FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES +
-            EgressPacer.WIRE_OVERHEAD_LENGTH;
+        return Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.HEADER_LENGTH +
+            FlowSizeDistribution.SEGMENT_PAYLOAD_BYTES + EgressPacer.WIRE_OVERHEAD_LENGTH;
     }
 
     /**
