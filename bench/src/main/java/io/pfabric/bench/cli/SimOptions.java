@@ -34,7 +34,8 @@ final class SimOptions
     String coreDelay;
 
     @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
-        description = "Bytes per switch port (default: ${DEFAULT-VALUE}).")
+        description = "Bytes per pFabric queue, switch ports and host NICs (default: ${DEFAULT-VALUE}); tcp and " +
+            "dctcp use 225,000-byte queues, as in the paper.")
     long buffer;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
