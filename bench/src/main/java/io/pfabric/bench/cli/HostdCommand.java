@@ -57,9 +57,10 @@ public final class HostdCommand implements Callable<Integer>
     @Option(names = "--name", required = true, paramLabel = "HOST", description = "Which host of the topology.")
     String hostName;
 
-    @Option(names = "--io", defaultValue = "udp", paramLabel = "udp|udp-io_uring|raw",
-        description = "udp (port 7253 with Netty's epoll, default), udp-io_uring (the same with io_uring) or raw " +
-            "(IPv4 protocol 253 on a packet socket, needs root).")
+    @Option(names = "--io", defaultValue = "udp", paramLabel = "udp|udp-io_uring|raw|vxlan",
+        description = "udp (port 7253 with Netty's epoll, default), udp-io_uring (the same with io_uring), raw " +
+            "(IPv4 protocol 253 on a packet socket, needs root) or vxlan (the same frames in a VXLAN tunnel to the " +
+            "host's switch port, when the topology gives it a udp port; no privilege needed).")
     String io;
 
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the sockets in this network namespace.")
