@@ -100,12 +100,7 @@ public final class SimCommand implements Callable<Integer>
                 "point", options.workload, options.topo, options.flows), options.out.resolve("fct-vs-load.png"));
             if (csv)
             {
-                System.out.println("scheme,load,bin,count,mean,p99");
-                for (final ResultsTable.Line line : lines)
-                {
-                    System.out.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f%n", line.scheme(), line.load(), line.bin(),
-                        line.summary().count(), line.summary().mean(), line.summary().p99());
-                }
+                ResultsTable.printCsv(System.out, lines, true);
             }
             else
             {

@@ -122,12 +122,7 @@ public final class DemoCommand implements Callable<Integer>
             .toList();
         if (csv)
         {
-            out.println("scheme,bin,count,mean,p99");
-            for (final ResultsTable.Line line : lines)
-            {
-                out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.4f%n", line.scheme(), line.bin(), line.summary().count(),
-                    line.summary().mean(), line.summary().p99());
-            }
+            ResultsTable.printCsv(out, lines, false);
             return;
         }
         out.printf(Locale.ROOT, "pfabric demo: %s at load %s on %s, every link %s, %,d flows, through switchd %s%n",

@@ -136,4 +136,21 @@ public final class ResultsTable
                 line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99());
         }
     }
+
+    /**
+     * Print the table as CSV for scripts: {@code scheme,load,bin,count,mean,p99}, or without the load column.
+     *
+     * @param out      where.
+     * @param lines    the table.
+     * @param withLoad whether to include the load column.
+     */
+    public static void printCsv(final PrintStream out, final List<Line> lines, final boolean withLoad)
+    {
+        out.println(withLoad ? "scheme,load,bin,count,mean,p99" : "scheme,bin,count,mean,p99");
+        for (final Line line : lines)
+        {
+            out.printf(Locale.ROOT, "%s%s,%s,%d,%.4f,%.4f%n", line.scheme(), withLoad ? "," + line.load() : "",
+                line.bin(), line.summary().count(), line.summary().mean(), line.summary().p99());
+        }
+    }
 }

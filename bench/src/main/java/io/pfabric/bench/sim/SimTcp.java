@@ -262,7 +262,12 @@ final class SimTcp implements Simulator.Endpoint, PacketIo.InboundHandler
 
         private int pipe()
         {
-            final int outstanding = next - una - sacked.get(una, Math.max(una, next)).cardinality();
+            int sackedOutstanding = 0;
+            for (int s = sacked.nextSetBit(una); s >= 0 && s < next; s = sacked.nextSetBit(s + 1))
+            {
+                sackedOutstanding++;
+            }
+            final int outstanding = next - una - sackedOutstanding;
             if (!recovering)
             {
                 return outstanding;

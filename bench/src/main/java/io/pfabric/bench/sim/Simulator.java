@@ -425,9 +425,12 @@ public final class Simulator
         int polls = 0;
         while (true)
         {
-            final int work = h.endpoint.poll();
+            if (h.endpoint.poll() > 0 && ++polls < MAX_POLLS_PER_WAKE)
+            {
+                continue;
+            }
             next = h.endpoint.nextDeadlineNs();
-            if ((0 == work && next > nowNs) || ++polls >= MAX_POLLS_PER_WAKE)
+            if (next > nowNs || ++polls >= MAX_POLLS_PER_WAKE)
             {
                 break;
             }
