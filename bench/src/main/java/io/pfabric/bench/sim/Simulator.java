@@ -33,7 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * A packet on the wire is what hostd's raw IPv4 mode sends: Ethernet and IPv4 headers (34 bytes), the pFabric
  * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
  * segment takes 1,550 bytes of wire time. In the buffer the Ethernet and IPv4 header bytes hold the simulator's
- * routing (destination and source host), so that queues account each frame at its real length.
+ * routing (destination and source host) and the frame's handle in the simulator's pool; a queue stores only those
+ * bytes ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long)}) and accounts each frame at its real
+ * length, so that a hop costs the same whatever the frame's length.
  */
 public final class Simulator
 {
@@ -52,6 +54,8 @@ public final class Simulator
     private static final int FRAME_CAPACITY = 2_048;
     private static final int DESTINATION_OFFSET = 0;
     private static final int SOURCE_OFFSET = 4;
+    private static final int HANDLE_OFFSET = 8;
+    private static final int STORED_LENGTH = FRAME_OVERHEAD;
     private static final int MAX_POLLS_PER_WAKE = 100_000;
     private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
     private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
@@ -131,6 +135,7 @@ public final class Simulator
     private final Switch[] switches;
     private final PacketPool packets = new PacketPool();
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+    private final UnsafeBuffer departing = new UnsafeBuffer(new byte[STORED_LENGTH]);
     private long nowNs;
     private long processed;
     private long sentPackets;
@@ -473,13 +478,13 @@ public final class Simulator
         if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
         {
             header.wrap(frame, FRAME_OVERHEAD);
-            port.queue.enqueue(frame, 0, length, header.priority(), header.flowId());
+            port.queue.enqueue(frame, 0, STORED_LENGTH, length, header.priority(), header.flowId());
         }
         else
         {
-            port.queue.enqueue(frame, 0, length, 0, frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN));
+            port.queue.enqueue(frame, 0, STORED_LENGTH, length, 0,
+                frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN));
         }
-        packets.release(packet);
         if (!port.busy)
         {
             startTransmission(switchIndex, portIndex);
@@ -494,9 +499,9 @@ public final class Simulator
         {
             return;
         }
-        final int packet = packets.acquire();
-        final int length = port.queue.dequeue(packets.frame(packet), 0);
-        packets.length(packet, length);
+        final int length = port.queue.dequeue(departing, 0);
+        final int packet = departing.getInt(HANDLE_OFFSET);
+        packets.frame(packet).putBytes(0, departing, 0, STORED_LENGTH);
         port.pacer.onRelease(nowNs, length);
         final long doneNs = port.pacer.nextDepartureNs();
         port.busy = true;
@@ -570,6 +575,7 @@ public final class Simulator
             frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
             frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
             frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
+            frame.putInt(HANDLE_OFFSET, packet);
             frame.putShort(EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, (short)EthernetFlyweight.ETHERTYPE_IPV4,
                 ByteOrder.BIG_ENDIAN);
             frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
@@ -606,7 +612,7 @@ public final class Simulator
         }
     }
 
-    private static final class Port
+    private final class Port
     {
         private final QueueDiscipline queue;
         private final EgressPacer pacer;
@@ -618,7 +624,9 @@ public final class Simulator
         Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
             final boolean towardHost, final int peer)
         {
-            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY);
+            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY)
+                .dropHandler((buffer, offset, length, reason) ->
+                    packets.release(buffer.getInt(offset + HANDLE_OFFSET)));
             this.pacer = new EgressPacer(rateBitsPerSec, 1);
             this.delayNs = delayNs;
             this.towardHost = towardHost;

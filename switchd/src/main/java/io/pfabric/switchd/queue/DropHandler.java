@@ -19,7 +19,8 @@ public interface DropHandler
      *
      * @param buffer holding the dropped frame.
      * @param offset of the frame in the buffer.
-     * @param length of the frame in bytes.
+     * @param length of the frame in bytes (of which only the stored bytes are there, for a frame enqueued with
+     *               fewer).
      * @param reason for the drop.
      */
     void onDrop(DirectBuffer buffer, int offset, int length, DropReason reason);

@@ -79,7 +79,8 @@ public final class EcnQueue extends DropTailQueue
         }
         final UnsafeBuffer buffer = slab.buffer();
         final int offset = slab.offset(slot);
-        final boolean ipv4 = slab.frameLength(slot) >= EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH &&
+        final boolean ipv4 =
+            slab.storedLength(slot) >= EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH &&
             EthernetFlyweight.ETHERTYPE_IPV4 ==
             (buffer.getShort(offset + EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
         if (ipv4 && Ipv4Flyweight.markCongestionExperienced(buffer, offset + EthernetFlyweight.HEADER_LENGTH))

@@ -14,7 +14,8 @@ public interface FrameHandler
      *
      * @param buffer holding the frame.
      * @param offset of the frame in the buffer.
-     * @param length of the frame in bytes.
+     * @param length of the frame in bytes (of which only the stored bytes are there, for a frame enqueued with
+     *               fewer).
      */
     void onFrame(DirectBuffer buffer, int offset, int length);
 }

@@ -10,7 +10,10 @@ import java.lang.ref.Cleaner;
 /**
  * Fixed-size packet slots in one off-heap region, allocated once, with a free-slot stack.
  * <p>
- * A slot holds one frame of at most {@link #slotLength()} bytes at {@link #offset(int)} in {@link #buffer()}. The
+ * A slot holds one frame of at most {@link #slotLength()} bytes at {@link #offset(int)} in {@link #buffer()}, or
+ * only the first bytes of a longer frame when its owner keeps the rest elsewhere ({@link #store(DirectBuffer, int,
+ * int, int)}); {@link #frameLength(int)} is then the whole frame's length and {@link #storedLength(int)} what the
+ * slot holds. The
  * region is reserved, not written, when the slab is made: the operating system commits a page only when a frame
  * first lands in it, and the free stack hands out the same few slots again while the queue is short, so a buffer
  * sized for the worst case (every frame of minimum length) costs memory only as far as it is used. The region is
@@ -25,6 +28,7 @@ public final class PacketSlab
     private final int slotLength;
     private final int slotCount;
     private final int[] frameLengths;
+    private final int[] storedLengths;
     private final int[] freeSlots;
     private int freeCount;
 
@@ -52,6 +56,7 @@ public final class PacketSlab
         CLEANER.register(this, () -> UnsafeApi.freeMemory(address));
         this.buffer = new UnsafeBuffer(BitUtil.align(address, ALIGNMENT), slotLength * slotCount);
         this.frameLengths = new int[slotCount];
+        this.storedLengths = new int[slotCount];
         this.freeSlots = new int[slotCount];
         for (int i = 0; i < slotCount; i++)
         {
@@ -70,9 +75,25 @@ public final class PacketSlab
      */
     public int store(final DirectBuffer src, final int srcOffset, final int length)
     {
+        return store(src, srcOffset, length, length);
+    }
+
+    /**
+     * Take a free slot and copy the first bytes of a frame into it, recording the frame's whole length. The caller
+     * checks {@link #freeCount()} first.
+     *
+     * @param src          holding the frame.
+     * @param srcOffset    of the frame.
+     * @param storedLength bytes to copy, at most {@code length} and {@link #slotLength()}.
+     * @param length       of the whole frame.
+     * @return the slot index.
+     */
+    public int store(final DirectBuffer src, final int srcOffset, final int storedLength, final int length)
+    {
         final int slot = freeSlots[--freeCount];
-        buffer.putBytes(slot * slotLength, src, srcOffset, length);
+        buffer.putBytes(slot * slotLength, src, srcOffset, storedLength);
         frameLengths[slot] = length;
+        storedLengths[slot] = storedLength;
         return slot;
     }
 
@@ -116,6 +137,17 @@ public final class PacketSlab
     public int frameLength(final int slot)
     {
         return frameLengths[slot];
+    }
+
+    /**
+     * Bytes of the frame a slot holds: its whole length unless it was stored with fewer.
+     *
+     * @param slot index.
+     * @return the stored length in bytes.
+     */
+    public int storedLength(final int slot)
+    {
+        return storedLengths[slot];
     }
 
     /**

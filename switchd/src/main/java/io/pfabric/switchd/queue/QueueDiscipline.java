@@ -35,6 +35,7 @@ public abstract class QueueDiscipline
     protected long byteCount;
     protected int packetCount;
     private DropHandler dropHandler = DropHandler.NONE;
+    private int arrivalStoredLength;
 
     /**
      * Allocate the buffer.
@@ -72,17 +73,43 @@ public abstract class QueueDiscipline
     public final boolean enqueue(
         final DirectBuffer src, final int srcOffset, final int length, final long priority, final long flowId)
     {
-        if (length <= 0 || length > maxFrameLength)
+        return enqueue(src, srcOffset, length, length, priority, flowId);
+    }
+
+    /**
+     * Offer a frame of which only the first bytes are copied into the buffer, for an owner that keeps the rest
+     * elsewhere (the simulator hands its queues a frame's headers and a handle to the frame, so that a hop costs the
+     * same whatever the frame's length). The frame is accounted, scheduled and dropped as a frame of {@code length}
+     * bytes; {@link #dequeue} and the {@link DropHandler} see only the stored bytes, with the whole length.
+     *
+     * @param src          holding the frame.
+     * @param srcOffset    of the frame in src.
+     * @param storedLength bytes of the frame to copy, 1 to {@code length}.
+     * @param length       of the whole frame in bytes.
+     * @param priority     smaller is more urgent; saturated to [0, {@link #MAX_PRIORITY}].
+     * @param flowId       identity of the frame's flow.
+     * @return true if the frame was buffered, false if it was dropped.
+     */
+    public final boolean enqueue(
+        final DirectBuffer src,
+        final int srcOffset,
+        final int storedLength,
+        final int length,
+        final long priority,
+        final long flowId)
+    {
+        if (length <= 0 || length > maxFrameLength || storedLength <= 0 || storedLength > length)
         {
             drop(src, srcOffset, length, DropReason.BAD_LENGTH);
             return false;
         }
+        arrivalStoredLength = storedLength;
         final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
         return onEnqueue(src, srcOffset, length, saturated, flowId);
     }
 
     /**
-     * Take the next frame for the wire, copying it out.
+     * Take the next frame for the wire, copying it out (only its stored bytes, for a frame enqueued with fewer).
      *
      * @param dst       to copy the frame into.
      * @param dstOffset where the frame starts in dst.
@@ -96,7 +123,7 @@ public abstract class QueueDiscipline
         }
         final int slot = removeNext();
         final int length = slab.frameLength(slot);
-        dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), length);
+        dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), slab.storedLength(slot));
         departed(slot, length);
         return length;
     }
@@ -164,7 +191,7 @@ public abstract class QueueDiscipline
     }
 
     /**
-     * Copy an admitted frame into a slot and account for it.
+     * Copy an admitted frame into a slot (as many bytes as its owner gave) and account for it.
      *
      * @param src       holding the frame.
      * @param srcOffset of the frame.
@@ -173,7 +200,7 @@ public abstract class QueueDiscipline
      */
     protected final int store(final DirectBuffer src, final int srcOffset, final int length)
     {
-        final int slot = slab.store(src, srcOffset, length);
+        final int slot = slab.store(src, srcOffset, arrivalStoredLength, length);
         byteCount += length;
         packetCount++;
         counters.enqueued(length, byteCount, packetCount);

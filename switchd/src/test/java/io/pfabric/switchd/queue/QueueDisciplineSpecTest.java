@@ -162,6 +162,37 @@ abstract class QueueDisciplineSpecTest
     }
 
     @Test
+    void accountsAFrameStoredShortAtItsWholeLength()
+    {
+        final QueueDiscipline small = newQueue(3 * 1000, 1000).dropHandler(recorder);
+        assertTrue(small.enqueue(recorder.frame(1, 1000), 0, 16, 1000, PRIORITY, 1));
+        assertTrue(small.enqueue(recorder.frame(2, 1000), 0, 16, 1000, PRIORITY, 2));
+        assertEquals(2000, small.byteCount());
+        assertTrue(small.enqueue(recorder.frame(3, 1000), 0, 16, 1000, PRIORITY, 3));
+        assertFalse(small.enqueue(recorder.frame(4, 60), 0, 16, 60, PRIORITY, 4));
+        assertEquals(List.of(4L), recorder.droppedIds);
+        assertFalse(small.enqueue(recorder.frame(5, 60), 0, 61, 60, PRIORITY, 5));
+        assertEquals(1, small.counters().droppedPackets(DropReason.BAD_LENGTH));
+        final UnsafeBuffer out = new UnsafeBuffer(new byte[1000]);
+        out.setMemory(0, 1000, (byte)-1);
+        assertEquals(1000, small.dequeue(out, 0));
+        assertEquals(1L, out.getLong(0, java.nio.ByteOrder.BIG_ENDIAN));
+        assertEquals((byte)31, out.getByte(15));
+        assertEquals((byte)-1, out.getByte(16), "only the stored bytes are copied out");
+        final long[] seen = new long[2];
+        assertEquals(1000, small.dequeue((buffer, offset, frameLength) ->
+        {
+            seen[0] = buffer.getLong(offset, java.nio.ByteOrder.BIG_ENDIAN);
+            seen[1] = frameLength;
+        }));
+        assertEquals(2, seen[0]);
+        assertEquals(1000, seen[1]);
+        assertEquals(1000, small.byteCount());
+        assertEquals(3000, small.counters().get(QueueCounter.ENQUEUED_BYTES));
+        assertEquals(2000, small.counters().get(QueueCounter.DEQUEUED_BYTES));
+    }
+
+    @Test
     void allocatesNothingAfterConstruction()
     {
         final com.sun.management.ThreadMXBean threads =
