@@ -3,57 +3,106 @@ package io.pfabric.bench.sim;
 import java.util.Arrays;
 
 /**
- * The simulator's future events: a binary min-heap on (time, insertion order) over parallel primitive arrays, so
- * that scheduling allocates nothing once the arrays have grown to the run's peak. Events at the same time come out in
- * the order they were scheduled, which keeps a run deterministic.
+ * The simulator's future events: a 4-ary min-heap on (time, order) with each entry's time, order and packed
+ * (kind, node, arg) side by side in one primitive array, so that a level of the heap is one or two cache lines and
+ * scheduling allocates nothing once the array has grown to the run's peak. An event's order is the count of events
+ * scheduled or reserved before it, so events at the same time come out in the order they were scheduled, which keeps
+ * a run deterministic; {@link #reserveOrder()} lets the simulator take an event's place in that order now and
+ * schedule it later only if it turns out to be needed.
  */
 final class EventQueue
 {
-    private long[] times = new long[1024];
-    private long[] orders = new long[1024];
-    private int[] kinds = new int[1024];
-    private int[] nodes = new int[1024];
-    private int[] args = new int[1024];
+    private static final int STRIDE = 3;
+    private static final int ARITY = 4;
+    private static final int NODE_BITS = 24;
+    private static final int MAX_NODE = (1 << NODE_BITS) - 1;
+
+    private long[] entries = new long[STRIDE * 1024];
     private int size;
     private long nextOrder;
 
-    private int polledKind;
-    private int polledNode;
-    private int polledArg;
     private long polledTimeNs;
+    private long polledOrder;
+    private long polledPayload;
 
     /**
-     * Schedule an event.
+     * Schedule an event after every event scheduled so far at the same time.
      *
      * @param timeNs when.
-     * @param kind   what, a constant of the simulator.
-     * @param node   where.
+     * @param kind   what, a constant of the simulator, 0 to 127.
+     * @param node   where, 0 to 2^24 - 1.
      * @param arg    with what (a packet, a port, a flow).
      */
     void schedule(final long timeNs, final int kind, final int node, final int arg)
     {
-        if (size == times.length)
+        schedule(timeNs, nextOrder++, kind, node, arg);
+    }
+
+    /**
+     * Take the place in the order of the next event to be scheduled, for an event that may be scheduled later with
+     * {@link #schedule(long, long, int, int, int)}.
+     *
+     * @return the order.
+     */
+    long reserveOrder()
+    {
+        return nextOrder++;
+    }
+
+    /**
+     * Take the places in the order of the next events to be scheduled.
+     *
+     * @param count how many.
+     * @return the first of them.
+     */
+    long reserveOrders(final int count)
+    {
+        final long first = nextOrder;
+        nextOrder += count;
+        return first;
+    }
+
+    /**
+     * Schedule an event at a reserved place in the order; it must come after the event being handled.
+     *
+     * @param timeNs when.
+     * @param order  from {@link #reserveOrder()}.
+     * @param kind   what, a constant of the simulator, 0 to 127.
+     * @param node   where, 0 to 2^24 - 1.
+     * @param arg    with what (a packet, a port, a flow).
+     */
+    void schedule(final long timeNs, final long order, final int kind, final int node, final int arg)
+    {
+        if (node < 0 || node > MAX_NODE)
         {
-            final int capacity = size * 2;
-            times = Arrays.copyOf(times, capacity);
-            orders = Arrays.copyOf(orders, capacity);
-            kinds = Arrays.copyOf(kinds, capacity);
-            nodes = Arrays.copyOf(nodes, capacity);
-            args = Arrays.copyOf(args, capacity);
+            throw new IllegalArgumentException("node out of range: " + node);
         }
+        if (STRIDE * (size + 1) > entries.length)
+        {
+            entries = Arrays.copyOf(entries, entries.length * 2);
+        }
+        final long[] e = entries;
+        final long payload = ((long)kind << (32 + NODE_BITS)) | ((long)node << 32) | (arg & 0xFFFF_FFFFL);
         int i = size++;
-        final long order = nextOrder++;
         while (i > 0)
         {
-            final int parent = (i - 1) >>> 1;
-            if (!before(timeNs, order, times[parent], orders[parent]))
+            final int parent = (i - 1) / ARITY;
+            final int p = STRIDE * parent;
+            final long parentTime = e[p];
+            if (parentTime < timeNs || (parentTime == timeNs && e[p + 1] < order))
             {
                 break;
             }
-            move(parent, i);
+            final int c = STRIDE * i;
+            e[c] = parentTime;
+            e[c + 1] = e[p + 1];
+            e[c + 2] = e[p + 2];
             i = parent;
         }
-        set(i, timeNs, order, kind, node, arg);
+        final int c = STRIDE * i;
+        e[c] = timeNs;
+        e[c + 1] = order;
+        e[c + 2] = payload;
     }
 
     /**
@@ -77,44 +126,63 @@ final class EventQueue
     }
 
     /**
-     * Take the earliest event; read it with {@link #timeNs()}, {@link #kind()}, {@link #node()}, {@link #arg()}.
+     * Take the earliest event; read it with {@link #timeNs()}, {@link #order()}, {@link #kind()}, {@link #node()},
+     * {@link #arg()}.
      */
     void poll()
     {
-        polledTimeNs = times[0];
-        polledKind = kinds[0];
-        polledNode = nodes[0];
-        polledArg = args[0];
+        final long[] e = entries;
+        polledTimeNs = e[0];
+        polledOrder = e[1];
+        polledPayload = e[2];
         final int last = --size;
         if (0 == last)
         {
             return;
         }
-        final long time = times[last];
-        final long order = orders[last];
-        final int kind = kinds[last];
-        final int node = nodes[last];
-        final int arg = args[last];
+        final int l = STRIDE * last;
+        final long time = e[l];
+        final long order = e[l + 1];
+        final long payload = e[l + 2];
         int i = 0;
         while (true)
         {
-            int child = 2 * i + 1;
-            if (child >= last)
+            final int first = ARITY * i + 1;
+            if (first >= last)
             {
                 break;
             }
-            if (child + 1 < last && before(times[child + 1], orders[child + 1], times[child], orders[child]))
+            final int end = Math.min(first + ARITY, last);
+            int best = first;
+            int b = STRIDE * first;
+            long bestTime = e[b];
+            long bestOrder = e[b + 1];
+            for (int child = first + 1; child < end; child++)
             {
-                child++;
+                final int c = STRIDE * child;
+                final long childTime = e[c];
+                if (childTime < bestTime || (childTime == bestTime && e[c + 1] < bestOrder))
+                {
+                    best = child;
+                    b = c;
+                    bestTime = childTime;
+                    bestOrder = e[c + 1];
+                }
             }
-            if (!before(times[child], orders[child], time, order))
+            if (time < bestTime || (time == bestTime && order < bestOrder))
             {
                 break;
             }
-            move(child, i);
-            i = child;
+            final int s = STRIDE * i;
+            e[s] = bestTime;
+            e[s + 1] = bestOrder;
+            e[s + 2] = e[b + 2];
+            i = best;
         }
-        set(i, time, order, kind, node, arg);
+        final int s = STRIDE * i;
+        e[s] = time;
+        e[s + 1] = order;
+        e[s + 2] = payload;
     }
 
     long timeNs()
@@ -122,37 +190,23 @@ final class EventQueue
         return polledTimeNs;
     }
 
+    long order()
+    {
+        return polledOrder;
+    }
+
     int kind()
     {
-        return polledKind;
+        return (int)(polledPayload >>> (32 + NODE_BITS));
     }
 
     int node()
     {
-        return polledNode;
+        return (int)(polledPayload >>> 32) & MAX_NODE;
     }
 
     int arg()
     {
-        return polledArg;
-    }
-
-    private static boolean before(final long timeA, final long orderA, final long timeB, final long orderB)
-    {
-        return timeA < timeB || (timeA == timeB && orderA < orderB);
-    }
-
-    private void move(final int from, final int to)
-    {
-        set(to, times[from], orders[from], kinds[from], nodes[from], args[from]);
-    }
-
-    private void set(final int i, final long time, final long order, final int kind, final int node, final int arg)
-    {
-        times[i] = time;
-        orders[i] = order;
-        kinds[i] = kind;
-        nodes[i] = node;
-        args[i] = arg;
+        return (int)polledPayload;
     }
 }

@@ -19,6 +19,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +34,13 @@ import java.util.concurrent.CompletableFuture;
  * A packet on the wire is what hostd's raw IPv4 mode sends: Ethernet and IPv4 headers (34 bytes), the pFabric
  * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
  * segment takes 1,550 bytes of wire time. In the buffer the Ethernet and IPv4 header bytes hold the simulator's
- * routing (destination and source host) and the frame's handle in the simulator's pool; a queue stores only those
- * bytes ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long)}) and accounts each frame at its real
- * length, so that a hop costs the same whatever the frame's length.
+ * routing (destination and source host) and the frame's handle in the simulator's pool. A queue stores only the
+ * handle ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long)}), or the Ethernet and IPv4 headers
+ * where it marks ECN, and accounts each frame at its real length, so that a hop costs the same whatever the frame's
+ * length; the pFabric header's priority and flow id are read once, when the host sends the frame.
+ * <p>
+ * A port's end of transmission is an event only when a frame waits for it: the port takes that event's place in the
+ * order of events when its transmission starts, and schedules it there once a frame is queued behind.
  */
 public final class Simulator
 {
@@ -55,7 +60,6 @@ public final class Simulator
     private static final int DESTINATION_OFFSET = 0;
     private static final int SOURCE_OFFSET = 4;
     private static final int HANDLE_OFFSET = 8;
-    private static final int STORED_LENGTH = FRAME_OVERHEAD;
     private static final int MAX_POLLS_PER_WAKE = 100_000;
     private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
     private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
@@ -135,7 +139,12 @@ public final class Simulator
     private final Switch[] switches;
     private final PacketPool packets = new PacketPool();
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
-    private final UnsafeBuffer departing = new UnsafeBuffer(new byte[STORED_LENGTH]);
+    private final UnsafeBuffer departing = new UnsafeBuffer(new byte[FRAME_OVERHEAD]);
+    private final boolean storeHeaders;
+    private final int storedOffset;
+    private final int storedLength;
+    private final int handleOffsetInStored;
+    private long currentOrder;
     private long nowNs;
     private long processed;
     private long sentPackets;
@@ -173,6 +182,10 @@ public final class Simulator
         this.random = new SplittableRandom(seed);
         final NanoClock clock = () -> nowNs;
         final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
+        storeHeaders = DisciplineKind.ECN == kind;
+        storedOffset = storeHeaders ? 0 : HANDLE_OFFSET;
+        storedLength = storeHeaders ? FRAME_OVERHEAD : Integer.BYTES;
+        handleOffsetInStored = HANDLE_OFFSET - storedOffset;
         hosts = new Host[fabric.hosts()];
         switches = new Switch[fabric.leaves() + fabric.spines() + 1];
         final Switch nics = new Switch(fabric.hosts());
@@ -283,14 +296,19 @@ public final class Simulator
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
-        for (int i = 0; i < flows.length; i++)
+        for (final WorkloadTrace.FlowSpec flow : flows)
         {
-            final WorkloadTrace.FlowSpec flow = flows[i];
             if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
             {
                 throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
             }
-            events.schedule(flow.startNs(), FLOW_START, flow.sourceHost(), i);
+        }
+        final int[] startOrder = byStartTime(flows);
+        final long firstStartOrder = events.reserveOrders(flows.length);
+        int nextStart = 0;
+        if (flows.length > 0)
+        {
+            scheduleStart(flows, startOrder[0], firstStartOrder);
         }
         while (!events.isEmpty() && completed[0] < flows.length)
         {
@@ -300,6 +318,7 @@ public final class Simulator
                 break;
             }
             nowNs = events.timeNs();
+            currentOrder = events.order();
             if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
             {
                 nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
@@ -311,6 +330,10 @@ public final class Simulator
             {
                 case FLOW_START ->
                 {
+                    if (++nextStart < flows.length)
+                    {
+                        scheduleStart(flows, startOrder[nextStart], firstStartOrder);
+                    }
                     final WorkloadTrace.FlowSpec flow = flows[arg];
                     hosts[node].endpoint.send(flow.destinationHost(), flow.sizeBytes())
                         .whenComplete((record, error) ->
@@ -364,6 +387,27 @@ public final class Simulator
     }
 
     /**
+     * Flow indices by start time, in the trace's order among equal times (the sort is stable).
+     */
+    private static int[] byStartTime(final WorkloadTrace.FlowSpec[] flows)
+    {
+        final Integer[] indices = new Integer[flows.length];
+        Arrays.setAll(indices, i -> i);
+        Arrays.sort(indices, Comparator.comparingLong(i -> flows[i].startNs()));
+        return Arrays.stream(indices).mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * A flow's start, at the place in the order it had when every start was scheduled before the run: the starts
+     * are scheduled one at a time, so that the event heap holds only what is in flight.
+     */
+    private void scheduleStart(final WorkloadTrace.FlowSpec[] flows, final int index, final long firstStartOrder)
+    {
+        final WorkloadTrace.FlowSpec flow = flows[index];
+        events.schedule(flow.startNs(), firstStartOrder + index, FLOW_START, flow.sourceHost(), index);
+    }
+
+    /**
      * Once every flow has completed, let the packets still on the wire or in queues (the last ACKs) arrive, so that
      * every packet sent is accounted for as received or dropped; nothing new starts.
      */
@@ -377,6 +421,7 @@ public final class Simulator
                 return;
             }
             nowNs = events.timeNs();
+            currentOrder = events.order();
             processed++;
             switch (events.kind())
             {
@@ -454,9 +499,7 @@ public final class Simulator
 
     private void onSwitchArrival(final int switchIndex, final int packet)
     {
-        final UnsafeBuffer frame = packets.frame(packet);
-        final int length = packets.length(packet);
-        final int destination = frame.getInt(DESTINATION_OFFSET, ByteOrder.BIG_ENDIAN);
+        final int destination = packets.destination(packet);
         final int leafOfDestination = fabric.leafOf(destination);
         final int port;
         if (switchIndex < fabric.leaves())
@@ -468,24 +511,24 @@ public final class Simulator
         {
             port = leafOfDestination;
         }
-        offer(switchIndex, port, packet, length);
+        offer(switchIndex, port, packet);
     }
 
-    private void offer(final int switchIndex, final int portIndex, final int packet, final int length)
+    private void offer(final int switchIndex, final int portIndex, final int packet)
     {
-        final UnsafeBuffer frame = packets.frame(packet);
         final Port port = switches[switchIndex].ports[portIndex];
-        if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
+        port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
+            packets.priority(packet), packets.flowId(packet));
+        final long freeAtNs = port.freeAtNs;
+        if (freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder))
         {
-            header.wrap(frame, FRAME_OVERHEAD);
-            port.queue.enqueue(frame, 0, STORED_LENGTH, length, header.priority(), header.flowId());
+            if (!port.freePending && !port.queue.isEmpty())
+            {
+                port.freePending = true;
+                events.schedule(freeAtNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
+            }
         }
         else
-        {
-            port.queue.enqueue(frame, 0, STORED_LENGTH, length, 0,
-                frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN));
-        }
-        if (!port.busy)
         {
             startTransmission(switchIndex, portIndex);
         }
@@ -494,18 +537,26 @@ public final class Simulator
     private void startTransmission(final int switchIndex, final int portIndex)
     {
         final Port port = switches[switchIndex].ports[portIndex];
-        port.busy = false;
+        port.freePending = false;
         if (port.queue.isEmpty())
         {
             return;
         }
         final int length = port.queue.dequeue(departing, 0);
-        final int packet = departing.getInt(HANDLE_OFFSET);
-        packets.frame(packet).putBytes(0, departing, 0, STORED_LENGTH);
+        final int packet = departing.getInt(handleOffsetInStored);
+        if (storeHeaders)
+        {
+            packets.frame(packet).putBytes(0, departing, 0, FRAME_OVERHEAD);
+        }
         port.pacer.onRelease(nowNs, length);
         final long doneNs = port.pacer.nextDepartureNs();
-        port.busy = true;
-        events.schedule(doneNs, PORT_FREE, switchIndex, portIndex);
+        port.freeAtNs = doneNs;
+        port.freeOrder = events.reserveOrder();
+        if (!port.queue.isEmpty())
+        {
+            port.freePending = true;
+            events.schedule(doneNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
+        }
         events.schedule(doneNs + port.delayNs, port.towardHost ? HOST_ARRIVAL : SWITCH_ARRIVAL, port.peer, packet);
     }
 
@@ -582,9 +633,22 @@ public final class Simulator
             frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
                 (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
             frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
-            packets.length(packet, FRAME_OVERHEAD + length);
+            final long priority;
+            final long flowId;
+            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
+            {
+                header.wrap(frame, FRAME_OVERHEAD);
+                priority = header.priority();
+                flowId = header.flowId();
+            }
+            else
+            {
+                priority = 0;
+                flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
+            }
+            packets.describe(packet, FRAME_OVERHEAD + length, destinationHost, priority, flowId);
             sentPackets++;
-            offer(switches.length - 1, index, packet, FRAME_OVERHEAD + length);
+            offer(switches.length - 1, index, packet);
             return true;
         }
 
@@ -619,14 +683,16 @@ public final class Simulator
         private final long delayNs;
         private final boolean towardHost;
         private final int peer;
-        private boolean busy;
+        private long freeAtNs = Long.MIN_VALUE;
+        private long freeOrder;
+        private boolean freePending;
 
         Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
             final boolean towardHost, final int peer)
         {
             this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY)
                 .dropHandler((buffer, offset, length, reason) ->
-                    packets.release(buffer.getInt(offset + HANDLE_OFFSET)));
+                    packets.release(buffer.getInt(offset + handleOffsetInStored)));
             this.pacer = new EgressPacer(rateBitsPerSec, 1);
             this.delayNs = delayNs;
             this.towardHost = towardHost;
@@ -635,12 +701,16 @@ public final class Simulator
     }
 
     /**
-     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak.
+     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
+     * each frame, what the switches read from it: its length, destination, priority and flow id.
      */
     private static final class PacketPool
     {
         private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
         private int[] lengths = new int[1024];
+        private int[] destinations = new int[1024];
+        private long[] priorities = new long[1024];
+        private long[] flowIds = new long[1024];
         private int[] free = new int[1024];
         private int freeCount;
         private int allocated;
@@ -653,9 +723,13 @@ public final class Simulator
             }
             if (allocated == frames.length)
             {
-                frames = Arrays.copyOf(frames, allocated * 2);
-                lengths = Arrays.copyOf(lengths, allocated * 2);
-                free = Arrays.copyOf(free, allocated * 2);
+                final int capacity = allocated * 2;
+                frames = Arrays.copyOf(frames, capacity);
+                lengths = Arrays.copyOf(lengths, capacity);
+                destinations = Arrays.copyOf(destinations, capacity);
+                priorities = Arrays.copyOf(priorities, capacity);
+                flowIds = Arrays.copyOf(flowIds, capacity);
+                free = Arrays.copyOf(free, capacity);
             }
             frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
             return allocated++;
@@ -676,9 +750,27 @@ public final class Simulator
             return lengths[packet];
         }
 
-        void length(final int packet, final int length)
+        int destination(final int packet)
+        {
+            return destinations[packet];
+        }
+
+        long priority(final int packet)
+        {
+            return priorities[packet];
+        }
+
+        long flowId(final int packet)
+        {
+            return flowIds[packet];
+        }
+
+        void describe(final int packet, final int length, final int destination, final long priority, final long flowId)
         {
             lengths[packet] = length;
+            destinations[packet] = destination;
+            priorities[packet] = priority;
+            flowIds[packet] = flowId;
         }
     }
 }
