@@ -4,7 +4,6 @@ import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.switchd.egress.EgressPacer;
 import org.agrona.BitUtil;
-import org.agrona.DeadlineTimerWheel;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -18,12 +17,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * One host's pFabric transport, run to completion on one thread as an Agrona {@link Agent}: it takes new flows from
- * the application, packets from its {@link PacketIo} and expired timeouts from a timer wheel, and among the flows
+ * the application, packets from its {@link PacketIo} and expired timeouts from a heap of deadlines, and among the flows
  * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
  * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
  * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks.
@@ -57,8 +55,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
 
     private static final int MAX_PACKET_LENGTH = PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH + 65_000;
-    private static final long TIMER_TICK_NS = 1_024;
-    private static final int TIMER_TICKS_PER_WHEEL = 1_024;
     private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
 
     private TransportConfiguration configuration;
@@ -75,8 +71,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
     private final Long2LongHashMap completedSizes = new Long2LongHashMap(-1);
     private final long[] completedRing = new long[COMPLETED_FLOWS_REMEMBERED];
-    private final Long2LongHashMap slotByTimer = new Long2LongHashMap(-1);
-    private final DeadlineTimerWheel timers;
+    private final FlowHeap timeouts = new FlowHeap(64);
     private final FlowHeap ready = new FlowHeap(64);
     private final OutboundPacket outbound = new OutboundPacket();
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
@@ -90,7 +85,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private FlowSender[] senders = new FlowSender[64];
     private byte[][] payloads = new byte[64][];
-    private long[] timerIds = new long[64];
     private int[] freeSlots = new int[64];
     private int freeCount;
     private int slotLimit;
@@ -138,7 +132,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.keepPayload = keepPayload;
         this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
         this.nowNs = clock.nanoTime();
-        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, nowNs, TIMER_TICK_NS, TIMER_TICKS_PER_WHEEL);
     }
 
     /**
@@ -245,7 +238,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         senders[slot] = sender;
         payloads[slot] = payload;
         futures[slot] = future;
-        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
         slotByFlow.put(flowId, slot);
         refresh(slot);
         counters.flowsStarted++;
@@ -294,7 +286,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             work++;
         }
         work += io.poll(this, BATCH);
-        work += timers.poll(nowNs, this::onTimerExpiry, BATCH);
+        work += expireTimeouts();
         work += transmit();
         io.flush();
         return work;
@@ -302,8 +294,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     /**
      * The earliest time at which this transport has something to do unless a packet or a command comes first: the
-     * pacer's next departure while a flow may send, or the earliest retransmission deadline. Transport thread only;
-     * scans the flows in flight, so it is for drivers on virtual time rather than the data path.
+     * pacer's next departure while a flow may send, or the earliest retransmission deadline. Transport thread only.
      *
      * @return nanoseconds on the transport's clock, or {@link Long#MAX_VALUE} if nothing is due.
      */
@@ -314,12 +305,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             next = null == pacer ? nowNs : pacer.nextDepartureNs();
         }
-        for (int slot = 0; slot < slotLimit; slot++)
+        if (!timeouts.isEmpty())
         {
-            if (null != senders[slot] && DeadlineTimerWheel.NULL_DEADLINE != timerIds[slot])
-            {
-                next = Math.min(next, timers.deadline(timerIds[slot]));
-            }
+            next = Math.min(next, timeouts.key(timeouts.minSlot()));
         }
         return next;
     }
@@ -569,26 +557,31 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
     }
 
-    private boolean onTimerExpiry(final TimeUnit timeUnit, final long expiredNs, final long timerId)
+    /**
+     * Handle the retransmission timeouts that are due, earliest first: each flow's deadline is in a heap, so a
+     * deadline is met at the first duty cycle at or after it, however far the clock moved since the last one.
+     */
+    private int expireTimeouts()
     {
-        final long slotValue = slotByTimer.remove(timerId);
-        if (slotValue < 0)
+        int expired = 0;
+        while (expired < BATCH && !timeouts.isEmpty())
         {
-            return true;
-        }
-        final int slot = (int)slotValue;
-        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
-        final FlowSender sender = senders[slot];
-        if (null != sender && sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
-        {
-            sender.onTimeout(nowNs);
-            counters.timeouts++;
-        }
-        if (null != sender)
-        {
+            final int slot = timeouts.minSlot();
+            if (timeouts.key(slot) - nowNs > 0)
+            {
+                break;
+            }
+            timeouts.remove(slot);
+            final FlowSender sender = senders[slot];
+            if (sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
+            {
+                sender.onTimeout(nowNs);
+                counters.timeouts++;
+            }
             refresh(slot);
+            expired++;
         }
-        return true;
+        return expired;
     }
 
     private void refresh(final int slot)
@@ -602,23 +595,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             ready.remove(slot);
         }
-        final long timerId = timerIds[slot];
-        final long wanted = sender.isTimerArmed() ? sender.timeoutDeadlineNs() : DeadlineTimerWheel.NULL_DEADLINE;
-        if (DeadlineTimerWheel.NULL_DEADLINE != timerId)
+        if (sender.isTimerArmed())
         {
-            if (wanted != DeadlineTimerWheel.NULL_DEADLINE && timers.deadline(timerId) == wanted)
-            {
-                return;
-            }
-            timers.cancelTimer(timerId);
-            slotByTimer.remove(timerId);
-            timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
+            timeouts.upsert(slot, sender.timeoutDeadlineNs());
         }
-        if (DeadlineTimerWheel.NULL_DEADLINE != wanted)
+        else
         {
-            final long newTimer = timers.scheduleTimer(wanted);
-            timerIds[slot] = newTimer;
-            slotByTimer.put(newTimer, slot);
+            timeouts.remove(slot);
         }
     }
 
@@ -631,12 +614,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         final FlowSender sender = senders[slot];
         ready.remove(slot);
-        final long timerId = timerIds[slot];
-        if (DeadlineTimerWheel.NULL_DEADLINE != timerId)
-        {
-            timers.cancelTimer(timerId);
-            slotByTimer.remove(timerId);
-        }
+        timeouts.remove(slot);
         slotByFlow.remove(sender.flowId());
         final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
             sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
@@ -644,7 +622,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         senders[slot] = null;
         payloads[slot] = null;
         futures[slot] = null;
-        timerIds[slot] = DeadlineTimerWheel.NULL_DEADLINE;
         freeSlots[freeCount++] = slot;
         if (record.isComplete())
         {
@@ -673,7 +650,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             senders = Arrays.copyOf(senders, capacity);
             payloads = Arrays.copyOf(payloads, capacity);
             futures = Arrays.copyOf(futures, capacity);
-            timerIds = Arrays.copyOf(timerIds, capacity);
             freeSlots = Arrays.copyOf(freeSlots, capacity);
         }
         return slotLimit++;
