@@ -184,7 +184,7 @@ public final class Simulator
         final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
         storeHeaders = DisciplineKind.ECN == kind;
         storedOffset = storeHeaders ? 0 : HANDLE_OFFSET;
-        storedLength = storeHeaders ? FRAME_OVERHEAD : Integer.BYTES;
+        storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
         handleOffsetInStored = HANDLE_OFFSET - storedOffset;
         hosts = new Host[fabric.hosts()];
         switches = new Switch[fabric.leaves() + fabric.spines() + 1];
@@ -464,9 +464,8 @@ public final class Simulator
     }
 
     /**
-     * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a timer
-     * wheel that fell behind a jump of virtual time advances one tick per poll, so an overdue deadline means poll
-     * again), then wake it at its next deadline.
+     * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a poll
+     * handles a bounded batch, so an overdue deadline means poll again), then wake it at its next deadline.
      */
     private void drive(final int host)
     {

@@ -80,7 +80,7 @@ public final class PacketSlab
 
     /**
      * Take a free slot and copy the first bytes of a frame into it, recording the frame's whole length. The caller
-     * checks {@link #freeCount()} first.
+     * checks {@link #freeCount()} first. Eight bytes (a handle) are moved as one word, without a copy routine.
      *
      * @param src          holding the frame.
      * @param srcOffset    of the frame.
@@ -91,7 +91,14 @@ public final class PacketSlab
     public int store(final DirectBuffer src, final int srcOffset, final int storedLength, final int length)
     {
         final int slot = freeSlots[--freeCount];
-        buffer.putBytes(slot * slotLength, src, srcOffset, storedLength);
+        if (Long.BYTES == storedLength)
+        {
+            buffer.putLong(slot * slotLength, src.getLong(srcOffset));
+        }
+        else
+        {
+            buffer.putBytes(slot * slotLength, src, srcOffset, storedLength);
+        }
         frameLengths[slot] = length;
         storedLengths[slot] = storedLength;
         return slot;

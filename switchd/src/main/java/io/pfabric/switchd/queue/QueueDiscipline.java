@@ -123,7 +123,15 @@ public abstract class QueueDiscipline
         }
         final int slot = removeNext();
         final int length = slab.frameLength(slot);
-        dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), slab.storedLength(slot));
+        final int storedLength = slab.storedLength(slot);
+        if (Long.BYTES == storedLength)
+        {
+            dst.putLong(dstOffset, slab.buffer().getLong(slab.offset(slot)));
+        }
+        else
+        {
+            dst.putBytes(dstOffset, slab.buffer(), slab.offset(slot), storedLength);
+        }
         departed(slot, length);
         return length;
     }
