@@ -40,7 +40,9 @@ import java.util.concurrent.CompletableFuture;
  * length; the pFabric header's priority and flow id are read once, when the host sends the frame.
  * <p>
  * A port's end of transmission is an event only when a frame waits for it: the port takes that event's place in the
- * order of events when its transmission starts, and schedules it there once a frame is queued behind.
+ * order of events when its transmission starts, and schedules it there once a frame is queued behind. A frame that
+ * finds its port idle and the queue empty passes through the queue ({@link QueueDiscipline#passThrough(int)}), which
+ * would have buffered it and handed it straight back.
  */
 public final class Simulator
 {
@@ -516,20 +518,23 @@ public final class Simulator
     private void offer(final int switchIndex, final int portIndex, final int packet)
     {
         final Port port = switches[switchIndex].ports[portIndex];
+        final long freeAtNs = port.freeAtNs;
+        final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
+        if (!busy && port.queue.passThrough(packets.length(packet)))
+        {
+            transmit(switchIndex, portIndex, port, packet, packets.length(packet));
+            return;
+        }
         port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
             packets.priority(packet), packets.flowId(packet));
-        final long freeAtNs = port.freeAtNs;
-        if (freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder))
-        {
-            if (!port.freePending && !port.queue.isEmpty())
-            {
-                port.freePending = true;
-                events.schedule(freeAtNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
-            }
-        }
-        else
+        if (!busy)
         {
             startTransmission(switchIndex, portIndex);
+        }
+        else if (!port.freePending && !port.queue.isEmpty())
+        {
+            port.freePending = true;
+            events.schedule(freeAtNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
         }
     }
 
@@ -547,6 +552,12 @@ public final class Simulator
         {
             packets.frame(packet).putBytes(0, departing, 0, FRAME_OVERHEAD);
         }
+        transmit(switchIndex, portIndex, port, packet, length);
+    }
+
+    private void transmit(final int switchIndex, final int portIndex, final Port port, final int packet,
+        final int length)
+    {
         port.pacer.onRelease(nowNs, length);
         final long doneNs = port.pacer.nextDepartureNs();
         port.freeAtNs = doneNs;

@@ -109,6 +109,26 @@ public abstract class QueueDiscipline
     }
 
     /**
+     * Let a frame through an empty buffer to a port that is free to send it now: it would be buffered and taken
+     * straight back (every discipline admits a frame that fits to an empty buffer, and sends it next), so it is only
+     * counted as enqueued and dequeued, and the caller sends it. For an owner that knows its port is idle, as the
+     * simulator does. Nothing is dropped here: a frame that cannot pass is for {@link #enqueue}.
+     *
+     * @param length of the frame in bytes.
+     * @return true if the frame passed; false if the buffer is not empty or the length is invalid.
+     */
+    public final boolean passThrough(final int length)
+    {
+        if (0 != packetCount || length <= 0 || length > maxFrameLength)
+        {
+            return false;
+        }
+        counters.enqueued(length, length, 1);
+        counters.dequeued(length);
+        return true;
+    }
+
+    /**
      * Take the next frame for the wire, copying it out (only its stored bytes, for a frame enqueued with fewer).
      *
      * @param dst       to copy the frame into.

@@ -193,6 +193,25 @@ abstract class QueueDisciplineSpecTest
     }
 
     @Test
+    void passesAFrameThroughAnEmptyBufferCountingItAsEnqueuedAndDequeued()
+    {
+        final QueueDiscipline passed = newQueue(10_000, 1514);
+        final QueueDiscipline offered = newQueue(10_000, 1514);
+        assertTrue(passed.passThrough(1000));
+        assertTrue(offered.enqueue(recorder.frame(1, 1000), 0, 1000, PRIORITY, 1));
+        assertEquals(1, recorder.take(offered));
+        for (final QueueCounter counter : QueueCounter.values())
+        {
+            assertEquals(offered.counters().get(counter), passed.counters().get(counter), counter.name());
+        }
+        assertTrue(passed.isEmpty());
+        assertTrue(passed.enqueue(recorder.frame(2, 100), 0, 100, PRIORITY, 2));
+        assertFalse(passed.passThrough(100), "not through a buffer that holds a frame");
+        assertFalse(newQueue(10_000, 1514).passThrough(1515), "not a frame of bad length");
+        assertEquals(List.of(2L), recorder.drain(passed));
+    }
+
+    @Test
     void allocatesNothingAfterConstruction()
     {
         final com.sun.management.ThreadMXBean threads =
