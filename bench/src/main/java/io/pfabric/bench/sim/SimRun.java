@@ -109,13 +109,15 @@ public final class SimRun
                 TransportConfiguration.PAPER, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
-        final Simulator.Result result = simulator.run(trace, LIMIT_NS, (completed, total, virtualNs, events) ->
-        {
-            final double elapsedSec = (System.nanoTime() - startNs) / 1e9;
-            progress.printf(Locale.ROOT, "sim %s: %,d of %,d flows, %.3f s virtual, %,d events, %.0f s elapsed, " +
-                "~%.0f s left%n", scheme, completed, total, virtualNs / 1e9, events, elapsedSec,
-                completed > 0 ? elapsedSec * (total - completed) / completed : Double.NaN);
-        });
+        final Simulator.Result result = simulator.run(trace, LIMIT_NS,
+            (completed, total, virtualNs, events, deliveredBytes, totalBytes) ->
+            {
+                final double elapsedSec = (System.nanoTime() - startNs) / 1e9;
+                final double done = Math.min(1.0, (double)deliveredBytes / Math.max(1, totalBytes));
+                progress.printf(Locale.ROOT, "sim %s: %,d of %,d flows, %.1f%% of bytes delivered, %.3f s virtual, " +
+                    "%,d events, %.0f s elapsed, ~%.0f s left%n", scheme, completed, total, 100 * done,
+                    virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
+            });
         int incomplete = 0;
         try (FctLogWriter writer = new FctLogWriter(log))
         {

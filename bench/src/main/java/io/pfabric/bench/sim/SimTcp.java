@@ -124,6 +124,19 @@ final class SimTcp implements Simulator.Endpoint, PacketIo.InboundHandler
         return next;
     }
 
+    /**
+     * Payload bytes a packet of this model carries: a data segment's, 0 for an ACK.
+     *
+     * @param buffer holding the packet.
+     * @param offset of the packet's header.
+     * @param length of the packet.
+     * @return bytes.
+     */
+    static int payloadLength(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return TYPE_DATA == buffer.getByte(offset + TYPE_OFFSET) ? length - HEADER_LENGTH : 0;
+    }
+
     public void onPacket(final int sourceHost, final DirectBuffer buffer, final int offset, final int length)
     {
         final int type = buffer.getByte(offset + TYPE_OFFSET);

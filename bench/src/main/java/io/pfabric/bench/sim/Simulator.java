@@ -151,6 +151,7 @@ public final class Simulator
     private long processed;
     private long sentPackets;
     private long receivedPackets;
+    private long deliveredBytes;
     private QueueDiscipline sampledQueue;
     private long samplePeriodNs;
     private long[] samples = new long[0];
@@ -258,7 +259,7 @@ public final class Simulator
      */
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs)
     {
-        return run(trace, limitNs, (completed, total, virtualNs, eventCount) ->
+        return run(trace, limitNs, (completed, total, virtualNs, eventCount, deliveredBytes, totalBytes) ->
         {
         });
     }
@@ -272,12 +273,17 @@ public final class Simulator
         /**
          * How far the run is.
          *
-         * @param completed  flows completed.
-         * @param total      flows in the trace.
-         * @param virtualNs  virtual time.
-         * @param eventCount events processed.
+         * @param completed      flows completed.
+         * @param total          flows in the trace.
+         * @param virtualNs      virtual time.
+         * @param eventCount     events processed.
+         * @param deliveredBytes payload bytes that reached their receivers so far, retransmissions included: wall
+         *                       time grows with bytes carried, so this against the total tells how far the run is
+         *                       better than flows completed (the last flows to complete are the large ones).
+         * @param totalBytes     bytes of all flows in the trace.
          */
-        void onProgress(int completed, int total, long virtualNs, long eventCount);
+        void onProgress(int completed, int total, long virtualNs, long eventCount, long deliveredBytes,
+            long totalBytes);
     }
 
     /**
@@ -298,8 +304,10 @@ public final class Simulator
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
+        long totalBytes = 0;
         for (final WorkloadTrace.FlowSpec flow : flows)
         {
+            totalBytes += flow.sizeBytes();
             if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
             {
                 throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
@@ -324,7 +332,7 @@ public final class Simulator
             if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
             {
                 nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
-                progress.onProgress(completed[0], flows.length, nowNs, processed);
+                progress.onProgress(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
             }
             final int node = events.node();
             final int arg = events.arg();
@@ -359,6 +367,7 @@ public final class Simulator
                 case HOST_ARRIVAL ->
                 {
                     receivedPackets++;
+                    deliveredBytes += packets.payloadLength(arg);
                     hosts[node].inbox.addInt(arg);
                     drive(node);
                 }
@@ -645,18 +654,21 @@ public final class Simulator
             frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
             final long priority;
             final long flowId;
+            final int payloadLength;
             if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
             {
                 header.wrap(frame, FRAME_OVERHEAD);
                 priority = header.priority();
                 flowId = header.flowId();
+                payloadLength = PfabricHeaderFlyweight.TYPE_DATA == header.type() ? header.payloadLength() : 0;
             }
             else
             {
                 priority = 0;
                 flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
+                payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
             }
-            packets.describe(packet, FRAME_OVERHEAD + length, destinationHost, priority, flowId);
+            packets.describe(packet, FRAME_OVERHEAD + length, destinationHost, priority, flowId, payloadLength);
             sentPackets++;
             offer(switches.length - 1, index, packet);
             return true;
@@ -712,7 +724,8 @@ public final class Simulator
 
     /**
      * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
-     * each frame, what the switches read from it: its length, destination, priority and flow id.
+     * each frame, what the switches read from it (its length, destination, priority and flow id) and its payload's
+     * length.
      */
     private static final class PacketPool
     {
@@ -721,6 +734,7 @@ public final class Simulator
         private int[] destinations = new int[1024];
         private long[] priorities = new long[1024];
         private long[] flowIds = new long[1024];
+        private int[] payloadLengths = new int[1024];
         private int[] free = new int[1024];
         private int freeCount;
         private int allocated;
@@ -739,6 +753,7 @@ public final class Simulator
                 destinations = Arrays.copyOf(destinations, capacity);
                 priorities = Arrays.copyOf(priorities, capacity);
                 flowIds = Arrays.copyOf(flowIds, capacity);
+                payloadLengths = Arrays.copyOf(payloadLengths, capacity);
                 free = Arrays.copyOf(free, capacity);
             }
             frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
@@ -775,8 +790,15 @@ public final class Simulator
             return flowIds[packet];
         }
 
-        void describe(final int packet, final int length, final int destination, final long priority, final long flowId)
+        int payloadLength(final int packet)
         {
+            return payloadLengths[packet];
+        }
+
+        void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
+            final int payloadLength)
+        {
+            payloadLengths[packet] = payloadLength;
             lengths[packet] = length;
             destinations[packet] = destination;
             priorities[packet] = priority;
