@@ -116,6 +116,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
+     * Close every port's I/O on the data path's thread, which owns the event loops of its UDP ports.
+     */
+    public void onClose()
+    {
+        for (final SwitchPort port : ports)
+        {
+            port.io().close();
+        }
+    }
+
+    /**
      * {@inheritDoc}
      */
     public String roleName()
