@@ -97,13 +97,13 @@ public final class RateNormalizer
      *
      * @param hostCount     rows and columns.
      * @param tolerance     largest row error to stop at, a fraction of the link rate, positive.
-     * @param maxIterations iteration cap, at least 1.
+     * @param maxIterations iteration cap; 0 for the scale-down alone, R (or the last scaling of R) made feasible.
      */
     public RateNormalizer(final int hostCount, final double tolerance, final int maxIterations)
     {
-        if (hostCount < 1 || !(tolerance > 0) || maxIterations < 1)
+        if (hostCount < 1 || !(tolerance > 0) || maxIterations < 0)
         {
-            throw new IllegalArgumentException("need hostCount >= 1, tolerance > 0 and maxIterations >= 1");
+            throw new IllegalArgumentException("need hostCount >= 1, tolerance > 0 and maxIterations >= 0");
         }
         this.hostCount = hostCount;
         this.tolerance = tolerance;
@@ -190,9 +190,9 @@ public final class RateNormalizer
                 reason = StopReason.DIVERGED;
                 break;
             }
+            rowError = error;
             if (iteration > 0)
             {
-                rowError = error;
                 if (error <= tolerance)
                 {
                     reason = StopReason.TOLERANCE;
@@ -208,11 +208,11 @@ public final class RateNormalizer
                     reason = StopReason.STALL;
                     break;
                 }
-                if (iteration >= maxIterations)
-                {
-                    reason = StopReason.ITERATION_CAP;
-                    break;
-                }
+            }
+            if (iteration >= maxIterations)
+            {
+                reason = StopReason.ITERATION_CAP;
+                break;
             }
             for (int i = 0; i < n; i++)
             {
