@@ -9,8 +9,9 @@ import java.util.Arrays;
  * <p>
  * An edge takes a colour free at both ends if there is one. Otherwise, with colour {@code a} free at the source leaf
  * and {@code b} free at the destination leaf, the path from the destination leaf that alternates {@code a} and
- * {@code b} edges has its two colours swapped, which frees {@code a} there and cannot reach the source leaf in a
- * bipartite graph (König's argument). So every multigraph whose leaves each have at most {@code colourCount} edges is
+ * {@code b} edges can have its two colours swapped, which frees {@code a} there and cannot reach the source leaf in a
+ * bipartite graph (König's argument); so can the path from the source leaf that starts with {@code b}, which frees
+ * {@code b} there. Both paths are walked in step and the shorter one is swapped. So every multigraph whose leaves each have at most {@code colourCount} edges is
  * coloured, whatever the order of the edges; an edge that would exceed that degree is refused.
  */
 public final class PathColourer
@@ -31,7 +32,8 @@ public final class PathColourer
     private final int[] edgeSrcVertex;
     private final int[] edgeDstVertex;
     private final int[] edgeColour;
-    private final int[] path;
+    private final int[] pathFromV;
+    private final int[] pathFromU;
     private int edgeCount;
 
     /**
@@ -56,7 +58,8 @@ public final class PathColourer
         edgeSrcVertex = new int[maxEdges];
         edgeDstVertex = new int[maxEdges];
         edgeColour = new int[maxEdges];
-        path = new int[maxEdges];
+        pathFromV = new int[maxEdges];
+        pathFromU = new int[maxEdges];
     }
 
     /**
@@ -119,28 +122,37 @@ public final class PathColourer
         }
         final int a = Long.numberOfTrailingZeros(freeAtU);
         final int b = Long.numberOfTrailingZeros(freeAtV);
-        int length = 0;
-        int vertex = v;
-        int colour = a;
-        int next = edgeAtColour[vertex * colourCount + colour];
-        while (NONE != next)
+        int fromV = v;
+        int colourFromV = a;
+        int nextFromV = edgeAtColour[v * colourCount + a];
+        int lengthFromV = 0;
+        int fromU = u;
+        int colourFromU = b;
+        int nextFromU = edgeAtColour[u * colourCount + b];
+        int lengthFromU = 0;
+        while (true)
         {
-            path[length++] = next;
-            vertex = edgeSrcVertex[next] == vertex ? edgeDstVertex[next] : edgeSrcVertex[next];
-            colour = colour == a ? b : a;
-            next = edgeAtColour[vertex * colourCount + colour];
+            if (NONE == nextFromV)
+            {
+                swap(pathFromV, lengthFromV, a, b);
+                paint(edge, a);
+                return edge;
+            }
+            if (NONE == nextFromU)
+            {
+                swap(pathFromU, lengthFromU, a, b);
+                paint(edge, b);
+                return edge;
+            }
+            pathFromV[lengthFromV++] = nextFromV;
+            fromV = edgeSrcVertex[nextFromV] == fromV ? edgeDstVertex[nextFromV] : edgeSrcVertex[nextFromV];
+            colourFromV = colourFromV == a ? b : a;
+            nextFromV = edgeAtColour[fromV * colourCount + colourFromV];
+            pathFromU[lengthFromU++] = nextFromU;
+            fromU = edgeSrcVertex[nextFromU] == fromU ? edgeDstVertex[nextFromU] : edgeSrcVertex[nextFromU];
+            colourFromU = colourFromU == a ? b : a;
+            nextFromU = edgeAtColour[fromU * colourCount + colourFromU];
         }
-        for (int i = 0; i < length; i++)
-        {
-            unpaint(path[i]);
-        }
-        for (int i = 0; i < length; i++)
-        {
-            final int e = path[i];
-            paint(e, edgeColour[e] == a ? b : a);
-        }
-        paint(edge, a);
-        return edge;
     }
 
     /**
@@ -150,6 +162,19 @@ public final class PathColourer
     public int colour(final int edge)
     {
         return edgeColour[edge];
+    }
+
+    private void swap(final int[] path, final int length, final int a, final int b)
+    {
+        for (int i = 0; i < length; i++)
+        {
+            unpaint(path[i]);
+        }
+        for (int i = 0; i < length; i++)
+        {
+            final int e = path[i];
+            paint(e, edgeColour[e] == a ? b : a);
+        }
     }
 
     private void paint(final int edge, final int colour)
