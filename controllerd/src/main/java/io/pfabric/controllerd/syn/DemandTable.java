@@ -10,8 +10,9 @@ import java.util.Arrays;
  * Pairs with a backlog are <em>active</em> and hold a record with up to {@value #ARRIVAL_MARKS} arrival marks
  * (cumulative count, arrival slot), from which {@link Metric#OCF} reads the arrival slot of the oldest cell not yet
  * allocated. When more distinct arrival slots are outstanding, later cells are dated with the newest mark, that is,
- * treated as older than they are. The table uses 20 bytes per possible pair plus 60 bytes per active record; pairs
- * are indexed {@code src << hostBits | dst}.
+ * treated as older than they are. An active pair's counts live in its record, so the allocator touches only the
+ * records; the table also keeps 16 bytes per possible pair (indexed {@code src << hostBits | dst}) for the requested
+ * count, the last served slot and the record index, and about 70 bytes per record.
  */
 public final class DemandTable
 {
@@ -33,11 +34,13 @@ public final class DemandTable
     private final int maxActivePairs;
 
     private final int[] requestedCells;
-    private final int[] allocatedCells;
     private final long[] lastServedSlot;
     private final int[] recordOfPair;
 
     private final int[] recordPair;
+    private final int[] recordRequested;
+    private final int[] recordAllocated;
+    private final long[] recordLastServed;
     private final int[] recordMarkCount;
     private final int[] markEndCells;
     private final long[] markSlot;
@@ -65,12 +68,14 @@ public final class DemandTable
         this.maxActivePairs = maxActivePairs;
         final int pairSpace = 1 << (2 * hostBits);
         requestedCells = new int[pairSpace];
-        allocatedCells = new int[pairSpace];
         lastServedSlot = new long[pairSpace];
         Arrays.fill(lastServedSlot, Long.MIN_VALUE);
         recordOfPair = new int[pairSpace];
         Arrays.fill(recordOfPair, NONE);
         recordPair = new int[maxActivePairs];
+        recordRequested = new int[maxActivePairs];
+        recordAllocated = new int[maxActivePairs];
+        recordLastServed = new long[maxActivePairs];
         recordMarkCount = new int[maxActivePairs];
         markEndCells = new int[maxActivePairs * ARRIVAL_MARKS];
         markSlot = new long[maxActivePairs * ARRIVAL_MARKS];
@@ -140,8 +145,8 @@ public final class DemandTable
      */
     public int backlogCells(final int srcHost, final int dstHost)
     {
-        final int pair = pair(srcHost, dstHost);
-        return requestedCells[pair] - allocatedCells[pair];
+        final int record = recordOfPair[pair(srcHost, dstHost)];
+        return NONE == record ? 0 : recordRequested[record] - recordAllocated[record];
     }
 
     /**
@@ -161,7 +166,9 @@ public final class DemandTable
      */
     public int allocatedCells(final int srcHost, final int dstHost)
     {
-        return allocatedCells[pair(srcHost, dstHost)];
+        final int pair = pair(srcHost, dstHost);
+        final int record = recordOfPair[pair];
+        return NONE == record ? requestedCells[pair] : recordAllocated[record];
     }
 
     /**
@@ -171,7 +178,9 @@ public final class DemandTable
      */
     public long lastServedSlot(final int srcHost, final int dstHost)
     {
-        return lastServedSlot[pair(srcHost, dstHost)];
+        final int pair = pair(srcHost, dstHost);
+        final int record = recordOfPair[pair];
+        return NONE == record ? lastServedSlot[pair] : recordLastServed[record];
     }
 
     /**
@@ -208,28 +217,31 @@ public final class DemandTable
         return recordPair[record];
     }
 
-    int backlogOfPair(final int pair)
+    int recordOfPair(final int pair)
     {
-        return requestedCells[pair] - allocatedCells[pair];
+        return recordOfPair[pair];
+    }
+
+    int backlogOfRecord(final int record)
+    {
+        return recordRequested[record] - recordAllocated[record];
     }
 
     long metricValue(final int record, final Metric metric)
     {
-        final int pair = recordPair[record];
         return switch (metric)
         {
             case OCF -> markSlot[record * ARRIVAL_MARKS];
-            case SRJF -> requestedCells[pair] - allocatedCells[pair];
-            case MMF -> lastServedSlot[pair];
+            case SRJF -> recordRequested[record] - recordAllocated[record];
+            case MMF -> recordLastServed[record];
         };
     }
 
-    void allocate(final int pair, final int cells, final long lastSlot)
+    void allocate(final int record, final int cells, final long lastSlot)
     {
-        final int allocated = allocatedCells[pair] + cells;
-        allocatedCells[pair] = allocated;
-        lastServedSlot[pair] = lastSlot;
-        final int record = recordOfPair[pair];
+        final int allocated = recordAllocated[record] + cells;
+        recordAllocated[record] = allocated;
+        recordLastServed[record] = lastSlot;
         final int base = record * ARRIVAL_MARKS;
         int marks = recordMarkCount[record];
         int spent = 0;
@@ -257,19 +269,23 @@ public final class DemandTable
         int record = 0;
         while (record < activeCount)
         {
-            final int pair = recordPair[record];
-            if (requestedCells[pair] - allocatedCells[pair] > 0)
+            if (recordRequested[record] - recordAllocated[record] > 0)
             {
                 record++;
                 continue;
             }
+            final int pair = recordPair[record];
             recordOfPair[pair] = NONE;
+            lastServedSlot[pair] = recordLastServed[record];
             final int last = --activeCount;
             if (record != last)
             {
                 final int movedPair = recordPair[last];
                 recordPair[record] = movedPair;
                 recordOfPair[movedPair] = record;
+                recordRequested[record] = recordRequested[last];
+                recordAllocated[record] = recordAllocated[last];
+                recordLastServed[record] = recordLastServed[last];
                 final int marks = recordMarkCount[last];
                 recordMarkCount[record] = marks;
                 System.arraycopy(markEndCells, last * ARRIVAL_MARKS, markEndCells, record * ARRIVAL_MARKS, marks);
@@ -280,6 +296,7 @@ public final class DemandTable
 
     private void addToPair(final int pair, final int cells, final long arrivalSlot)
     {
+        final int previous = requestedCells[pair];
         int record = recordOfPair[pair];
         if (NONE == record)
         {
@@ -290,10 +307,13 @@ public final class DemandTable
             record = activeCount++;
             recordOfPair[pair] = record;
             recordPair[record] = pair;
+            recordAllocated[record] = previous;
+            recordLastServed[record] = lastServedSlot[pair];
             recordMarkCount[record] = 0;
         }
-        final int requested = requestedCells[pair] + cells;
+        final int requested = previous + cells;
         requestedCells[pair] = requested;
+        recordRequested[record] = requested;
 
         final int base = record * ARRIVAL_MARKS;
         final int marks = recordMarkCount[record];

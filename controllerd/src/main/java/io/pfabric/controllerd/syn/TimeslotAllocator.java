@@ -8,8 +8,9 @@ import java.util.Arrays;
  * grant that crosses the spine layer.
  * <p>
  * At the start of a batch the active pairs are put in the order of the {@link Metric} (smallest value first, ties by
- * source then destination) with an LSD radix sort. Each pair in that order then takes its earliest common free slots
- * of the batch, up to its backlog: {@code Long.numberOfTrailingZeros(srcFree[src] & dstFree[dst] & ...)}, one word
+ * source then destination) with an LSD radix sort of keys that also carry the pair's record index when it fits, so
+ * the matching touches only the compact per-record arrays. Each pair in that order then takes its earliest common
+ * free slots of the batch, up to its backlog: {@code Long.numberOfTrailingZeros(srcFree[src] & dstFree[dst] & ...)}, one word
  * operation per allocated cell. This is the same as filling the slots one after the other, each by a greedy matching
  * in the batch's order; the order is not re-evaluated within a batch (a batch of 1 slot re-evaluates every slot).
  * <p>
@@ -59,6 +60,8 @@ public final class TimeslotAllocator
     private final int[] slotGrantEdge;
     private final PathColourer colourer;
 
+    private final int recordBits;
+    private int recordShift;
     private long nextSlot;
 
     /**
@@ -108,6 +111,7 @@ public final class TimeslotAllocator
         uplinkFull = new long[leafCount];
         downlinkFull = new long[leafCount];
 
+        recordBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(demand.maxActivePairs() - 1));
         order = new long[demand.maxActivePairs()];
         orderScratch = new long[demand.maxActivePairs()];
 
@@ -192,9 +196,12 @@ public final class TimeslotAllocator
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
         final int pathCount = this.pathCount;
+        final int recordShift = this.recordShift;
+        final int recordMask = (1 << recordBits) - 1;
         for (int i = 0; i < active; i++)
         {
-            final int pair = (int)order[i] & pairMask;
+            final long key = order[i];
+            final int pair = (int)(key >>> recordShift) & pairMask;
             final int src = pair >>> hostBits;
             final int dst = pair & hostMask;
             long avail = srcFree[src] & dstFree[dst];
@@ -209,7 +216,8 @@ public final class TimeslotAllocator
             {
                 avail &= ~(uplinkFull[srcLeaf] | downlinkFull[dstLeaf]);
             }
-            final int backlog = demand.backlogOfPair(pair);
+            final int record = 0 == recordShift ? demand.recordOfPair(pair) : (int)key & recordMask;
+            final int backlog = demand.backlogOfRecord(record);
             int granted = 0;
             int slotIndex = 0;
             while (0 != avail && granted < backlog)
@@ -237,7 +245,7 @@ public final class TimeslotAllocator
             }
             if (granted > 0)
             {
-                demand.allocate(pair, granted, firstSlot + slotIndex);
+                demand.allocate(record, granted, firstSlot + slotIndex);
             }
         }
     }
@@ -304,18 +312,22 @@ public final class TimeslotAllocator
             max = Math.max(max, value);
         }
         final int pairBits = 2 * demand.hostBits();
+        final int metricBits = 64 - Long.numberOfLeadingZeros(max - min);
+        recordShift = metricBits + pairBits + recordBits <= 63 ? recordBits : 0;
+        final int shift = pairBits + recordShift;
         for (int record = 0; record < active; record++)
         {
-            order[record] = (order[record] - min) << pairBits | demand.pairOfRecord(record);
+            final long embedded = 0 == recordShift ? 0 : record;
+            order[record] =
+                (order[record] - min) << shift | (long)demand.pairOfRecord(record) << recordShift | embedded;
         }
-        final int bits = pairBits + (64 - Long.numberOfLeadingZeros(max - min));
-        radixSort(active, bits);
+        radixSort(active, recordShift, shift + metricBits);
     }
 
-    private void radixSort(final int length, final int bits)
+    private void radixSort(final int length, final int fromBit, final int toBit)
     {
         final int[] count = radixCount;
-        for (int shift = 0; shift < bits; shift += RADIX_BITS)
+        for (int shift = fromBit; shift < toBit; shift += RADIX_BITS)
         {
             final long[] from = order;
             final long[] to = orderScratch;

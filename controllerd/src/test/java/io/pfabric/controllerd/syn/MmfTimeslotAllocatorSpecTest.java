@@ -26,7 +26,8 @@ class MmfTimeslotAllocatorSpecTest extends TimeslotAllocatorSpecTest
         final DemandTable demand = new DemandTable(3, 16);
         demand.add(0, 1, 3, 2);
         demand.add(0, 2, 4, 1);
-        final TimeslotAllocator allocator = new TimeslotAllocator(LeafSpineFabric.singleLeaf(3), demand, metric(), 8, 0);
+        final TimeslotAllocator allocator =
+            new TimeslotAllocator(LeafSpineFabric.singleLeaf(3), demand, metric(), 8, 0);
         allocator.allocateBatch(recorder);
         assertEquals(List.of("0:0>1", "1:0>1", "2:0>1", "3:0>2", "4:0>2", "5:0>2", "6:0>2"), recorder.pairs());
         assertEquals(2, demand.lastServedSlot(0, 1));
@@ -38,7 +39,8 @@ class MmfTimeslotAllocatorSpecTest extends TimeslotAllocatorSpecTest
     {
         final DemandTable demand = new DemandTable(4, 16);
         demand.add(0, 1, 1, 0);
-        final TimeslotAllocator allocator = new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 0);
+        final TimeslotAllocator allocator =
+            new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 0);
         allocator.allocateBatch(recorder);
         demand.add(2, 3, 1, 1);
         allocator.allocateBatch(recorder);

@@ -21,7 +21,8 @@ class OcfTimeslotAllocatorSpecTest extends TimeslotAllocatorSpecTest
         demand.add(0, 2, 1, 5);
         demand.add(1, 2, 1, 7);
         demand.add(3, 1, 1, 12);
-        final TimeslotAllocator allocator = new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 100);
+        final TimeslotAllocator allocator =
+            new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 100);
         for (int i = 0; i < 4; i++)
         {
             allocator.allocateBatch(recorder);
@@ -36,7 +37,8 @@ class OcfTimeslotAllocatorSpecTest extends TimeslotAllocatorSpecTest
         demand.add(0, 1, 2, 1);
         demand.add(0, 2, 2, 5);
         demand.add(0, 1, 2, 10);
-        final TimeslotAllocator allocator = new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 20);
+        final TimeslotAllocator allocator =
+            new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 20);
         for (int i = 0; i < 7; i++)
         {
             allocator.allocateBatch(recorder);

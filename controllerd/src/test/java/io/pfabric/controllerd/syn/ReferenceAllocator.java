@@ -16,7 +16,8 @@ final class ReferenceAllocator
     }
 
     /**
-     * @return grants as "slot:src>dst", slot by slot, within a slot in the order of the pairs; the table is not changed.
+     * @return grants as "slot:src>dst", slot by slot, within a slot in the order of the pairs; the table is left as
+     * it was.
      */
     static List<String> batch(
         final DemandTable demand, final LeafSpineFabric fabric, final Metric metric, final long firstSlot,

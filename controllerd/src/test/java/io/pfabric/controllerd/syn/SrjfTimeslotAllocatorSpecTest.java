@@ -20,7 +20,8 @@ class SrjfTimeslotAllocatorSpecTest extends TimeslotAllocatorSpecTest
         demand.add(0, 1, 5, 1);
         demand.add(2, 1, 1, 3);
         demand.add(0, 3, 2, 2);
-        final TimeslotAllocator allocator = new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 0);
+        final TimeslotAllocator allocator =
+            new TimeslotAllocator(LeafSpineFabric.singleLeaf(4), demand, metric(), 1, 0);
         allocator.allocateBatch(recorder);
         allocator.allocateBatch(recorder);
         allocator.allocateBatch(recorder);
