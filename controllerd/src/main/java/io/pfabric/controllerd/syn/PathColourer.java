@@ -12,7 +12,8 @@ import java.util.Arrays;
  * {@code b} edges can have its two colours swapped, which frees {@code a} there and cannot reach the source leaf in a
  * bipartite graph (König's argument); so can the path from the source leaf that starts with {@code b}, which frees
  * {@code b} there. Both paths are walked in step and the shorter one is swapped. So every multigraph whose leaves
- * each have at most {@code colourCount} edges is coloured, whatever the order of the edges; an edge that would exceed that degree is refused.
+ * each have at most {@code colourCount} edges is coloured, whatever the order of the edges; an edge that would exceed
+ * that degree is refused.
  */
 public final class PathColourer
 {
