@@ -11,8 +11,7 @@ import java.util.Arrays;
  * source then destination) with an LSD radix sort of keys that also carry the pair's record index when it fits, so
  * the matching touches only the compact per-record arrays. Each pair in that order then takes its earliest common
  * free slots of the batch, up to its backlog: {@code Long.numberOfTrailingZeros(srcFree[src] & dstFree[dst] & ...)},
- * one word
- * operation per allocated cell. This is the same as filling the slots one after the other, each by a greedy matching
+ * one word operation per allocated cell. This is the same as filling the slots one after the other, each by a greedy matching
  * in the batch's order; the order is not re-evaluated within a batch (a batch of 1 slot re-evaluates every slot).
  * <p>
  * A grant between two leaves also takes one of the {@link LeafSpineFabric#pathCount()} paths out of the source leaf
