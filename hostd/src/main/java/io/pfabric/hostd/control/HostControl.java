@@ -331,6 +331,14 @@ public final class HostControl implements Admission, AutoCloseable
     }
 
     /**
+     * @return the address the control socket is bound to.
+     */
+    public java.net.InetSocketAddress localAddress()
+    {
+        return channel.localAddress();
+    }
+
+    /**
      * @return true while the controller has been silent too long and the host is plain pFabric.
      */
     public boolean fallback()
