@@ -129,11 +129,14 @@ public final class ControllerdCommand implements Callable<Integer>
                 String.format(Locale.ROOT, ", every %.3f ms", context.intervalNs() / 1e6));
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            barrier.await();
-        }
-        finally
-        {
-            daemon.close();
+            try
+            {
+                barrier.await();
+            }
+            finally
+            {
+                daemon.close();
+            }
             err.printf(Locale.ROOT, "pfabric controllerd: stopped; %s%n", daemon.summary());
             err.flush();
         }
