@@ -41,7 +41,7 @@ public final class ControllerConfiguration
     /**
      * SYN: how far ahead of the current slot allocation runs, in batches.
      */
-    public static final int DEFAULT_LOOKAHEAD_BATCHES = 2;
+    public static final int DEFAULT_LOOKAHEAD_BATCHES = 1;
 
     /**
      * SYN: a slot's grants leave this many slots before the slot starts (Fastpass sends each slot's grants when

@@ -37,6 +37,7 @@ public final class ControllerDaemon implements AutoCloseable
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
     private volatile long slotNs;
+    private volatile Throwable failure;
 
     private ControllerDaemon(final ControllerConfiguration.Context context)
     {
@@ -127,6 +128,11 @@ public final class ControllerDaemon implements AutoCloseable
                 }
             }
         }
+        catch (final RuntimeException | Error ex)
+        {
+            failure = ex;
+            throw ex;
+        }
         finally
         {
             session.close();
@@ -200,6 +206,14 @@ public final class ControllerDaemon implements AutoCloseable
     }
 
     /**
+     * @return what stopped the controller's thread, or null if it is running or was closed.
+     */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    /**
      * @return SYN's slot length in ns, 0 under ASY.
      */
     public long slotNs()
@@ -222,9 +236,9 @@ public final class ControllerDaemon implements AutoCloseable
         if (ControlMode.SYN == context.mode())
         {
             line.append(String.format(Locale.ROOT, "; %,d demand entries, %,d batches, %,d slots granted, %,d grants " +
-                "sent in %,d messages, %,d heartbeats", counters.demandEntries(), counters.batchesAllocated(),
-                counters.grantsAllocated(), counters.grantsSent(), counters.grantMessagesSent(),
-                counters.heartbeatsSent()));
+                "sent in %,d messages, %,d dropped late, %,d heartbeats", counters.demandEntries(),
+                counters.batchesAllocated(), counters.grantsAllocated(), counters.grantsSent(),
+                counters.grantMessagesSent(), counters.grantsDroppedLate(), counters.heartbeatsSent()));
         }
         else
         {

@@ -175,12 +175,13 @@ public final class HostDaemon implements AutoCloseable
             }
             io = ioFactory.open(topology, hostIndex);
             maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
+            final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
-                options.wireOverheadLength(), io, new SystemNanoClock(), listener, options.keepPayload());
+                options.wireOverheadLength(), io, clock, listener, options.keepPayload());
             if (null != options.control())
             {
                 control = HostControl.open(options.control(), hostIndex, topology.hosts().size(),
-                    options.linkRateBitsPerSec(), System.nanoTime());
+                    options.linkRateBitsPerSec(), clock);
                 transport.admission(control);
             }
         }

@@ -73,7 +73,7 @@ public final class ControllerdCommand implements Callable<Integer>
     String metric;
 
     @Option(names = "--batch", defaultValue = "8", paramLabel = "SLOTS",
-        description = "SYN: slots allocated at a time, 1 to 64; allocation runs two batches ahead " +
+        description = "SYN: slots allocated at a time, 1 to 64; allocation runs one batch ahead " +
             "(default: ${DEFAULT-VALUE}).")
     int batchSlots;
 

@@ -32,6 +32,7 @@ public final class AsyControl implements ControlPolicy
     private final int[] column;
     private final double[] offered;
     private final double[] rate;
+    private final long[] columnSumBps;
     private long nowNs;
     private long nextIntervalNs;
 
@@ -67,6 +68,7 @@ public final class AsyControl implements ControlPolicy
         column = new int[hostCount * hostCount];
         offered = new double[hostCount * hostCount];
         rate = new double[hostCount * hostCount];
+        columnSumBps = new long[hostCount];
         nextIntervalNs = startNs + intervalNs;
         nowNs = startNs;
     }
@@ -120,10 +122,19 @@ public final class AsyControl implements ControlPolicy
             nextIntervalNs = nowNs + intervalNs;
         }
         normalize();
+        Arrays.fill(columnSumBps, 0);
+        long maxRow = counters.maxRowRateBps;
         for (int host = 0; host < hostCount; host++)
         {
-            sendRates(host);
+            maxRow = Math.max(maxRow, sendRates(host));
         }
+        long maxColumn = counters.maxColumnRateBps;
+        for (int host = 0; host < hostCount; host++)
+        {
+            maxColumn = Math.max(maxColumn, columnSumBps[host]);
+        }
+        counters.maxRowRateBps = maxRow;
+        counters.maxColumnRateBps = maxColumn;
         return 1;
     }
 
@@ -176,8 +187,9 @@ public final class AsyControl implements ControlPolicy
         counters.normalizationIterations += normalizer.iterations();
     }
 
-    private void sendRates(final int src)
+    private long sendRates(final int src)
     {
+        long rowSumBps = 0;
         ControlMessageFlyweight message = session.start(ControlMessageFlyweight.TYPE_RATES, src);
         int entry = rowStart[src];
         final int end = rowStart[src + 1];
@@ -188,6 +200,8 @@ public final class AsyControl implements ControlPolicy
             {
                 bps = (long)Math.floor(rate[entry] * linkRateBitsPerSec);
                 entry++;
+                rowSumBps += bps;
+                columnSumBps[dst] += bps;
             }
             final int pair = src * hostCount + dst;
             if (0 == bps && 0 == sentRateBps[pair])
@@ -205,5 +219,6 @@ public final class AsyControl implements ControlPolicy
         }
         counters.rateMessagesSent++;
         session.send();
+        return rowSumBps;
     }
 }

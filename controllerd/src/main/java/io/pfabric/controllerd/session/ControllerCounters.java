@@ -11,11 +11,14 @@ public final class ControllerCounters
     long batchesAllocated;
     long grantsAllocated;
     long grantsSent;
+    long grantsDroppedLate;
     long grantMessagesSent;
     long heartbeatsSent;
     long normalizations;
     long normalizationIterations;
     long rateMessagesSent;
+    volatile long maxRowRateBps;
+    volatile long maxColumnRateBps;
 
     /**
      * @return DEMAND entries taken (SYN).
@@ -66,6 +69,14 @@ public final class ControllerCounters
     }
 
     /**
+     * @return grants not sent because their slot had passed when the controller got to them (SYN).
+     */
+    public long grantsDroppedLate()
+    {
+        return grantsDroppedLate;
+    }
+
+    /**
      * @return GRANTS messages sent with at least one slot (SYN).
      */
     public long grantMessagesSent()
@@ -103,5 +114,22 @@ public final class ControllerCounters
     public long rateMessagesSent()
     {
         return rateMessagesSent;
+    }
+
+    /**
+     * @return the largest sum of the rates one normalization granted a source, over every normalization (ASY).
+     */
+    public long maxRowRateBps()
+    {
+        return maxRowRateBps;
+    }
+
+    /**
+     * @return the largest sum of the rates one normalization granted toward a destination, over every
+     * normalization (ASY).
+     */
+    public long maxColumnRateBps()
+    {
+        return maxColumnRateBps;
     }
 }

@@ -7,6 +7,8 @@ import io.pfabric.controllerd.syn.LeafSpineFabric;
 import io.pfabric.controllerd.syn.Metric;
 import io.pfabric.controllerd.syn.TimeslotAllocator;
 
+import java.util.Arrays;
+
 /**
  * SYN control, Fastpass-style. DEMAND entries (cumulative slots per destination) go into a {@link DemandTable}; the
  * {@link TimeslotAllocator} keeps allocation a few batches ahead of the current slot; each slot's grants leave, per
@@ -20,6 +22,13 @@ import io.pfabric.controllerd.syn.TimeslotAllocator;
 public final class SynControl implements ControlPolicy, GrantHandler
 {
     private static final int MAX_BATCHES_PER_DUTY = 4;
+
+    /**
+     * A grant whose slot began more than this many slots ago when the controller gets to send it (its thread was
+     * late) is not sent: sent late, it would add a burst to whatever the current slot carries. It is counted in the
+     * cumulative total all the same, so the host finds it lost and asks again.
+     */
+    public static final int LATE_SLOTS = 2;
 
     private final ControllerSession session;
     private final ControllerCounters counters;
@@ -44,7 +53,6 @@ public final class SynControl implements ControlPolicy, GrantHandler
     private final int[] emitDst;
     private final int[] emitSpine;
     private final long[] emitSlot;
-    private final int[] emitOrder;
     private final long[] grantedTotal;
     private final int[] touched = new int[ControlMessageFlyweight.MAX_ENTRIES];
     private final long[] touchedMark;
@@ -103,7 +111,6 @@ public final class SynControl implements ControlPolicy, GrantHandler
         emitDst = new int[capacity];
         emitSpine = new int[capacity];
         emitSlot = new long[capacity];
-        emitOrder = new int[capacity];
         grantedTotal = new long[hostCount * hostCount];
         touchedMark = new long[hostCount];
     }
@@ -221,10 +228,18 @@ public final class SynControl implements ControlPolicy, GrantHandler
         {
             return 0;
         }
-        java.util.Arrays.fill(emitCount, 0);
+        Arrays.fill(emitCount, 0);
+        final long lateSlot = currentSlot - LATE_SLOTS;
         for (long i = head; i < end; i++)
         {
-            emitCount[ringSrc[(int)(i & ringMask)] + 1]++;
+            final int at = (int)(i & ringMask);
+            if (ringSlot[at] < lateSlot)
+            {
+                grantedTotal[ringSrc[at] * hostCount + ringDst[at]]++;
+                counters.grantsDroppedLate++;
+                continue;
+            }
+            emitCount[ringSrc[at] + 1]++;
         }
         for (int h = 0; h < hostCount; h++)
         {
@@ -233,15 +248,14 @@ public final class SynControl implements ControlPolicy, GrantHandler
         for (long i = head; i < end; i++)
         {
             final int at = (int)(i & ringMask);
+            if (ringSlot[at] < lateSlot)
+            {
+                continue;
+            }
             final int to = emitCount[ringSrc[at]]++;
-            emitOrder[to] = at;
-        }
-        for (int n = 0; n < count; n++)
-        {
-            final int at = emitOrder[n];
-            emitDst[n] = ringDst[at];
-            emitSpine[n] = ringSpine[at];
-            emitSlot[n] = ringSlot[at];
+            emitDst[to] = ringDst[at];
+            emitSpine[to] = ringSpine[at];
+            emitSlot[to] = ringSlot[at];
         }
         int from = 0;
         for (int h = 0; h < hostCount; h++)

@@ -10,6 +10,7 @@ import io.pfabric.common.control.Timeslots;
 import io.pfabric.hostd.transport.Admission;
 import io.pfabric.hostd.transport.HostTransport;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -61,8 +62,11 @@ public final class HostControl implements Admission, AutoCloseable
     private long lastAcceptedNs;
     private long nextReportNs;
     private long nextRefreshNs;
+    private final NanoClock clock;
+    private boolean awaiting;
     private volatile boolean fallback;
     private long fallbacks;
+    private long longestSilenceNs;
     private long resumptions;
     private long reportsSent;
     private long packetsAdmittedInFallback;
@@ -73,9 +77,11 @@ public final class HostControl implements Admission, AutoCloseable
         final int localHost,
         final int hostCount,
         final long linkRateBitsPerSec,
-        final long nowNs)
+        final NanoClock clock)
     {
         this.options = options;
+        this.clock = clock;
+        final long nowNs = clock.nanoTime();
         this.mode = options.mode();
         this.channel = channel;
         this.localHost = localHost;
@@ -91,7 +97,7 @@ public final class HostControl implements Admission, AutoCloseable
             ledger = new GrantLedger(hostCount);
             asy = null;
             reportIntervalNs = options.reportIntervalNs() > 0 ? options.reportIntervalNs() : slotNs;
-            heldBackWaitNs = Math.max(1_000, Math.min(HELD_BACK_WAIT_NS, slotNs / 2));
+            heldBackWaitNs = 0;
         }
         else
         {
@@ -119,7 +125,7 @@ public final class HostControl implements Admission, AutoCloseable
      * @param localHost          this host's index.
      * @param hostCount          hosts of the fabric.
      * @param linkRateBitsPerSec the host link rate, positive.
-     * @param nowNs              the transport's clock.
+     * @param clock              the transport's clock.
      * @return the session.
      * @throws IOException if the socket cannot be bound.
      */
@@ -128,14 +134,14 @@ public final class HostControl implements Admission, AutoCloseable
         final int localHost,
         final int hostCount,
         final long linkRateBitsPerSec,
-        final long nowNs) throws IOException
+        final NanoClock clock) throws IOException
     {
         if (linkRateBitsPerSec <= 0)
         {
             throw new IllegalArgumentException("central control needs the host link rate");
         }
         final ControlChannel channel = ControlChannel.open(options.listen(), options.transport());
-        return new HostControl(options, channel, localHost, hostCount, linkRateBitsPerSec, nowNs);
+        return new HostControl(options, channel, localHost, hostCount, linkRateBitsPerSec, clock);
     }
 
     /**
@@ -200,18 +206,36 @@ public final class HostControl implements Admission, AutoCloseable
 
     /**
      * {@inheritDoc}
+     * <p>
+     * SYN and fallback: in the control socket, woken by the next message (a grant); ASY: at most
+     * {@value #HELD_BACK_WAIT_NS} ns, since a bucket fills with time.
      */
-    public long heldBackWaitNs()
+    public int awaitHeldBack(final long nowNs, final long timeoutNs)
     {
-        return heldBackWaitNs;
+        this.nowNs = nowNs;
+        final long waitNs = null != asy ? Math.min(timeoutNs, heldBackWaitNs) : timeoutNs;
+        awaiting = true;
+        try
+        {
+            return channel.await(datagramHandler, waitNs);
+        }
+        finally
+        {
+            awaiting = false;
+        }
     }
 
     private void onDatagram(final MutableDirectBuffer buffer, final int offset, final int length)
     {
+        if (awaiting)
+        {
+            nowNs = clock.nanoTime();
+        }
         if (ControlInbox.Outcome.ACCEPTED != inbox.accept(buffer, offset, length, inbound))
         {
             return;
         }
+        longestSilenceNs = Math.max(longestSilenceNs, nowNs - lastAcceptedNs);
         lastAcceptedNs = nowNs;
         if (fallback)
         {
@@ -352,6 +376,14 @@ public final class HostControl implements Admission, AutoCloseable
     public long fallbacks()
     {
         return fallbacks;
+    }
+
+    /**
+     * @return the longest time between two accepted messages (or from the start to the first), ns.
+     */
+    public long longestSilenceNs()
+    {
+        return longestSilenceNs;
     }
 
     /**

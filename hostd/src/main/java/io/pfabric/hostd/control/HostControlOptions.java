@@ -35,7 +35,7 @@ public record HostControlOptions(
     /**
      * Default grant lifetime, in slots.
      */
-    public static final int DEFAULT_GRANT_LIFETIME_SLOTS = 8;
+    public static final int DEFAULT_GRANT_LIFETIME_SLOTS = 4;
 
     /**
      * Default ASY report interval: 1 ms.

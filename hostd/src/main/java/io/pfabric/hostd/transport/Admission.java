@@ -50,10 +50,13 @@ public interface Admission
     void onAdmitted(int destinationHost, long nowNs, int wireLength);
 
     /**
-     * The longest an idle transport may wait in its I/O while packets are held back, so that the control socket is
-     * polled often enough.
+     * Wait, when the transport is idle because every flow with window is held back, for what will admit one: a
+     * control message, or the time a held-back destination may send again. Data packets that arrive meanwhile are
+     * taken in the next duty cycle.
      *
-     * @return nanoseconds.
+     * @param nowNs     the transport's clock.
+     * @param timeoutNs longest wait.
+     * @return work done while waiting (control messages handled).
      */
-    long heldBackWaitNs();
+    int awaitHeldBack(long nowNs, long timeoutNs);
 }

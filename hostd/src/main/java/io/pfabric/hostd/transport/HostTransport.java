@@ -391,7 +391,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         if (heldBack)
         {
-            return io.await(this, Math.min(timeoutNs, admission.heldBackWaitNs()));
+            return admission.awaitHeldBack(nowNs, timeoutNs);
         }
         return io.await(this, ready.isEmpty() ? timeoutNs : Math.max(0, Math.min(timeoutNs, pacingWaitNs())));
     }

@@ -77,7 +77,7 @@ class HostControlTest
         controller = ControlChannel.open(new InetSocketAddress("127.0.0.1", 0), NettyTransport.EPOLL);
         control = HostControl.open(new HostControlOptions(mode, controller.localAddress(),
             new InetSocketAddress("127.0.0.1", 0), KEY, 50_000_000L, 0, 0, NettyTransport.EPOLL), 0, 3, LINK_BPS,
-            now[0]);
+            () -> now[0]);
         transport = new HostTransport(TransportConfiguration.forFabric(LINK_BPS, 1_000_000L, 36_000).withLineRate(), 0, LINK_BPS,
             42, io, () -> now[0], new TransportListener()
             {
