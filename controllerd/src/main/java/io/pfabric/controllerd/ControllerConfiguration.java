@@ -83,6 +83,7 @@ public final class ControllerConfiguration
         private long intervalNs = DEFAULT_INTERVAL_NS;
         private long linkRateBitsPerSec;
         private NettyTransport transport = NettyTransport.EPOLL;
+        private String namespace;
         private LeafSpineFabric fabric;
         private boolean concluded;
 
@@ -340,6 +341,24 @@ public final class ControllerConfiguration
         public NettyTransport transport()
         {
             return transport;
+        }
+
+        /**
+         * @param namespace network namespace the controller's socket is opened in, or null for the caller's.
+         * @return this.
+         */
+        public Context namespace(final String namespace)
+        {
+            this.namespace = namespace;
+            return this;
+        }
+
+        /**
+         * @return network namespace the controller's socket is opened in, or null.
+         */
+        public String namespace()
+        {
+            return namespace;
         }
 
         /**

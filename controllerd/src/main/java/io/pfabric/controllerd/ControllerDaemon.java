@@ -3,6 +3,8 @@ package io.pfabric.controllerd;
 import io.pfabric.common.control.ControlInbox;
 import io.pfabric.common.control.ControlMode;
 import io.pfabric.common.control.Timeslots;
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.controllerd.session.AsyControl;
 import io.pfabric.controllerd.session.ControlPolicy;
@@ -84,6 +86,10 @@ public final class ControllerDaemon implements AutoCloseable
         final ControlPolicy policy;
         try
         {
+            if (null != context.namespace())
+            {
+                NetworkNamespace.enterOnCurrentThread(context.namespace());
+            }
             session = ControllerSession.open(
                 context.listen(), context.transport(), context.key(), context.hostAddresses());
             final long startNs = System.nanoTime();
@@ -99,7 +105,7 @@ public final class ControllerDaemon implements AutoCloseable
                     context.linkRateBitsPerSec(), context.intervalNs(), startNs);
             }
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | PacketSocketException | RuntimeException ex)
         {
             started.completeExceptionally(ex instanceof IOException ? ex : new IOException(ex.getMessage(), ex));
             stopped.complete(null);

@@ -85,6 +85,10 @@ public final class ControllerdCommand implements Callable<Integer>
         description = "Host link rate, e.g. 1g (default: the rate of the switch port the first host hangs on).")
     String rate;
 
+    @Option(names = "--netns", paramLabel = "NAME", description = "Open the controller's socket in this network " +
+        "namespace.")
+    String namespace;
+
     @Option(names = "--udp-transport", defaultValue = "epoll", paramLabel = "epoll|io_uring",
         description = "Netty transport of the control socket (default: ${DEFAULT-VALUE}).")
     String udpTransport;
@@ -108,7 +112,8 @@ public final class ControllerdCommand implements Callable<Integer>
             .batchSlots(batchSlots)
             .intervalNs(Quantities.parseNanos(interval))
             .linkRateBitsPerSec(null == rate ? 0 : Rates.parseBitsPerSec(rate))
-            .transport(NettyTransport.named(udpTransport));
+            .transport(NettyTransport.named(udpTransport))
+            .namespace(namespace);
         if (null != hostsAt)
         {
             final InetSocketAddress first = SocketAddresses.parse("--hosts-at", hostsAt);
