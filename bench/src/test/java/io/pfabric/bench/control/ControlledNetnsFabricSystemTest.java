@@ -49,7 +49,7 @@ class ControlledNetnsFabricSystemTest
     private static final int HOSTS = 3;
     private static final long RATE_BPS = 100_000_000L;
     private static final long BASE_RTT_NS = 1_000_000L;
-    private static final long SILENCE_NS = 1_000_000_000L;
+    private static final long SILENCE_NS = 3_000_000_000L;
     private static final byte[] KEY = "controlled netns fabric test key".getBytes(StandardCharsets.UTF_8);
 
     private final List<HostDaemon> hosts = new ArrayList<>();
