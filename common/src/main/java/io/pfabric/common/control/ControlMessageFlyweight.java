@@ -58,6 +58,11 @@ public final class ControlMessageFlyweight
     public static final int FLAG_TOTAL = 0x01;
 
     /**
+     * The spine of a GRANTS entry whose slot stays within one leaf: no path hint.
+     */
+    public static final int NO_SPINE = 0xFF;
+
+    /**
      * Bytes before the entries.
      */
     public static final int HEADER_LENGTH = 24;

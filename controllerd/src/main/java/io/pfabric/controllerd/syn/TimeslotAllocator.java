@@ -131,6 +131,20 @@ public final class TimeslotAllocator
     }
 
     /**
+     * Leave the slots before a given one unallocated, as when the controller's clock has passed them: the next batch
+     * starts there. Demand is kept.
+     *
+     * @param slot the first slot of the next batch, if later than {@link #nextSlot()}.
+     */
+    public void skipTo(final long slot)
+    {
+        if (slot > nextSlot)
+        {
+            nextSlot = slot;
+        }
+    }
+
+    /**
      * @return slots per batch.
      */
     public int batchSlots()
