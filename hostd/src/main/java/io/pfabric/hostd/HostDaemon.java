@@ -6,6 +6,8 @@ import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.hostd.control.HostControl;
+import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.PacketIoFactory;
 import io.pfabric.hostd.transport.FlowRecord;
@@ -45,6 +47,7 @@ public final class HostDaemon implements AutoCloseable
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
+    private volatile HostControl control;
     private volatile int maxSegmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
 
     /**
@@ -55,14 +58,46 @@ public final class HostDaemon implements AutoCloseable
      * @param wireOverheadLength bytes per packet on the wire besides the pFabric header and payload.
      * @param namespace          network namespace to enter before opening the I/O, or null.
      * @param keepPayload        whether received messages are assembled and given to the listener.
+     * @param control            central control (SYN or ASY), or null for plain pFabric.
      */
     public record Options(
         TransportConfiguration configuration,
         long linkRateBitsPerSec,
         int wireOverheadLength,
         String namespace,
-        boolean keepPayload)
+        boolean keepPayload,
+        HostControlOptions control)
     {
+        /**
+         * Plain pFabric, no controller.
+         *
+         * @param configuration      window, timeout and priority settings.
+         * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
+         * @param wireOverheadLength bytes per packet on the wire besides the pFabric header and payload.
+         * @param namespace          network namespace to enter before opening the I/O, or null.
+         * @param keepPayload        whether received messages are assembled and given to the listener.
+         */
+        public Options(
+            final TransportConfiguration configuration,
+            final long linkRateBitsPerSec,
+            final int wireOverheadLength,
+            final String namespace,
+            final boolean keepPayload)
+        {
+            this(configuration, linkRateBitsPerSec, wireOverheadLength, namespace, keepPayload, null);
+        }
+
+        /**
+         * The same options under central control.
+         *
+         * @param newControl how the host takes part, or null.
+         * @return new options.
+         */
+        public Options withControl(final HostControlOptions newControl)
+        {
+            return new Options(configuration, linkRateBitsPerSec, wireOverheadLength, namespace, keepPayload,
+                newControl);
+        }
     }
 
     private HostDaemon(final Topology topology, final HostSpec host, final int hostIndex, final Options options,
@@ -130,7 +165,7 @@ public final class HostDaemon implements AutoCloseable
 
     private void run(final Options options, final PacketIoFactory ioFactory, final TransportListener listener)
     {
-        final PacketIo io;
+        PacketIo io = null;
         final HostTransport transport;
         try
         {
@@ -140,11 +175,22 @@ public final class HostDaemon implements AutoCloseable
             }
             io = ioFactory.open(topology, hostIndex);
             maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
+            final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
-                options.wireOverheadLength(), io, new SystemNanoClock(), listener, options.keepPayload());
+                options.wireOverheadLength(), io, clock, listener, options.keepPayload());
+            if (null != options.control())
+            {
+                control = HostControl.open(options.control(), hostIndex, topology.hosts().size(),
+                    options.linkRateBitsPerSec(), clock);
+                transport.admission(control);
+            }
         }
         catch (final IOException | PacketSocketException | RuntimeException ex)
         {
+            if (null != io)
+            {
+                io.close();
+            }
             started.completeExceptionally(ex instanceof IOException ? ex : new IOException(ex.getMessage(), ex));
             stopped.complete(null);
             return;
@@ -169,6 +215,10 @@ public final class HostDaemon implements AutoCloseable
         finally
         {
             transport.onClose();
+            if (null != control)
+            {
+                control.close();
+            }
             io.close();
             stopped.complete(null);
         }
@@ -331,6 +381,16 @@ public final class HostDaemon implements AutoCloseable
     public TransportCounters counters()
     {
         return transport().counters();
+    }
+
+    /**
+     * The host's control session (read from another thread: counters possibly stale).
+     *
+     * @return it, or null without central control.
+     */
+    public HostControl control()
+    {
+        return control;
     }
 
     /**

@@ -25,7 +25,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * ARP requests for a known host are answered from the host table and sent back ahead of data (priority 0). Other
  * IPv4 traffic than pFabric's gets the least urgent priority, so a pFabric queue of such traffic behaves as a FIFO.
- * Multipath: per-packet spraying over the equal-cost ports, or per-flow hashing (ECMP).
+ * Multipath: per-packet spraying over the equal-cost ports, or per-flow hashing (ECMP); a pFabric packet whose PATH
+ * flag is set takes the equal-cost port its path hint names (hint modulo their number, in the switch's port order:
+ * on a generated leaf-spine leaf, hint i is the uplink to spine i + 1), as hosts under SYN control ask.
  * <p>
  * While any queue holds frames waiting for its pacer, {@link #doWork()} reports work, so the idle strategy keeps
  * polling instead of sleeping past the next departure: the switch spins only while it has a backlog.
@@ -113,6 +115,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void onStart()
     {
         TimerSlack.setForCurrentThread(1);
+    }
+
+    /**
+     * Close every port's I/O on the data path's thread, which owns the event loops of its UDP ports.
+     */
+    public void onClose()
+    {
+        for (final SwitchPort port : ports)
+        {
+            port.io().close();
+        }
     }
 
     /**
@@ -282,9 +295,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         }
         final int[] egress = table.ports(route);
         final int choice;
+        final int pathHint;
         if (1 == egress.length)
         {
             choice = egress[0];
+        }
+        else if ((pathHint = parser.pathHint()) >= 0)
+        {
+            choice = egress[pathHint % egress.length];
         }
         else if (spray)
         {

@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.VxlanPort;
@@ -35,13 +36,26 @@ public final class SwitchDaemon implements AutoCloseable
      * @param rateBitsPerSec line rate, or -1 to keep each port's.
      * @param discipline     discipline name, or null to keep each port's.
      * @param bufferLength   buffer in bytes, or -1 to keep each port's.
+     * @param udpTransport   Netty's transport for the UDP (VXLAN) ports.
      */
-    public record Overrides(long rateBitsPerSec, String discipline, long bufferLength)
+    public record Overrides(long rateBitsPerSec, String discipline, long bufferLength, NettyTransport udpTransport)
     {
         /**
-         * Keep everything as the topology says.
+         * Keep everything as the topology says; UDP ports over epoll.
          */
         public static final Overrides NONE = new Overrides(-1, null, -1);
+
+        /**
+         * Overrides with the UDP ports over epoll.
+         *
+         * @param rateBitsPerSec line rate, or -1 to keep each port's.
+         * @param discipline     discipline name, or null to keep each port's.
+         * @param bufferLength   buffer in bytes, or -1 to keep each port's.
+         */
+        public Overrides(final long rateBitsPerSec, final String discipline, final long bufferLength)
+        {
+            this(rateBitsPerSec, discipline, bufferLength, NettyTransport.EPOLL);
+        }
     }
 
     /**
@@ -90,7 +104,7 @@ public final class SwitchDaemon implements AutoCloseable
                     VxlanPort.open(
                         new InetSocketAddress(port.udp().localHost(), port.udp().localPort()),
                         new InetSocketAddress(port.udp().remoteHost(), port.udp().remotePort()),
-                        port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH) :
+                        port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, overrides.udpTransport()) :
                     PacketPort.open(port.interfaceName());
                 opened.add(new SwitchPort(port.name(), io, queue(port, overrides), pacer(port, overrides)));
             }

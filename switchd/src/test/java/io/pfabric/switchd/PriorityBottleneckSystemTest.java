@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,6 +36,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * machine they neither starve the switch of CPU nor fall below their rate. The egress buffer holds 100 frames: the
  * urgent frames that arrive while a descheduled forwarder is not draining (48 ms of them) all fit, so that a busy
  * machine tests the discipline rather than the scheduler of the operating system.
+ * <p>
+ * The departure order itself is checked on a backlog: the egress is plugged (paced at 1 kb/s, so after one frame
+ * the next waits 12 s), the two flows' frames arrive interleaved, lazy ones first, and when the egress opens the
+ * receiver's capture must show the urgent flow entire and in order before any further lazy frame (a FIFO would send
+ * ten lazy frames first).
  */
 @Timeout(120)
 class PriorityBottleneckSystemTest
@@ -50,6 +56,8 @@ class PriorityBottleneckSystemTest
     private static final long LAZY_RATE_BITS_PER_SEC = 100_000_000L;
     private static final int SENDER_BURST_FRAMES = 8;
     private static final long LAZY_PRIORITY = 1_000_000_000L;
+    private static final int BACKLOG_FRAMES = 20;
+    private static final long PLUGGED_RATE_BITS_PER_SEC = 1_000L;
 
     private StarFabric fabric;
 
@@ -64,6 +72,18 @@ class PriorityBottleneckSystemTest
 
     private static void send(
         final String namespace, final int host, final long priority, final long rateBitsPerSec, final int frames)
+        throws Exception
+    {
+        send(namespace, host, priority, rateBitsPerSec, 0, frames);
+    }
+
+    private static void send(
+        final String namespace,
+        final int host,
+        final long priority,
+        final long rateBitsPerSec,
+        final int firstSequence,
+        final int frames)
         throws Exception
     {
         NetworkNamespace.enterOnCurrentThread(namespace);
@@ -98,7 +118,7 @@ class PriorityBottleneckSystemTest
                 final long nowNs = System.nanoTime();
                 if (pacer.mayRelease(nowNs) && port.canTransmit())
                 {
-                    header.segmentOffset((long)sent * PAYLOAD_LENGTH);
+                    header.segmentOffset((long)(firstSequence + sent) * PAYLOAD_LENGTH);
                     port.transmit(frame, 0, FRAME_LENGTH);
                     port.flush();
                     pacer.onRelease(nowNs, FRAME_LENGTH);
@@ -118,6 +138,90 @@ class PriorityBottleneckSystemTest
         assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC, false, BUFFER_LENGTH);
         final AtomicBoolean sendersDone = new AtomicBoolean();
+        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone);
+        final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
+            () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC, FRAMES), fabric.threads());
+        final CompletableFuture<Void> lazy = CompletableFuture.runAsync(
+            () -> run(2, LAZY_PRIORITY, LAZY_RATE_BITS_PER_SEC, LAZY_FRAMES), fabric.threads());
+        urgent.get(60, TimeUnit.SECONDS);
+        lazy.get(60, TimeUnit.SECONDS);
+        sendersDone.set(true);
+        final List<long[]> received = capture.get(60, TimeUnit.SECONDS);
+
+        final List<Long> urgentSequence = new ArrayList<>();
+        final List<Long> lazySequence = new ArrayList<>();
+        for (final long[] frame : received)
+        {
+            (1 == frame[0] ? urgentSequence : lazySequence).add(frame[1]);
+        }
+        final QueueCounters bottleneck = fabric.port(3).queue().counters();
+        assertEquals(FRAMES, urgentSequence.size(), () -> "urgent frames delivered; bottleneck counters:\n" +
+            bottleneck.appendTo(new StringBuilder()));
+        for (int i = 0; i < FRAMES; i++)
+        {
+            assertEquals(i, urgentSequence.get(i), "urgent frames in order");
+        }
+        for (int i = 1; i < lazySequence.size(); i++)
+        {
+            assertTrue(lazySequence.get(i) > lazySequence.get(i - 1), "lazy frames in order");
+        }
+        final long drops = bottleneck.droppedPackets(DropReason.PRIORITY_DROP_ARRIVAL) +
+            bottleneck.droppedPackets(DropReason.PRIORITY_EVICTION);
+        assertTrue(drops > 0, "the bottleneck dropped");
+        assertEquals(LAZY_FRAMES - lazySequence.size(), drops, "every drop was a lazy frame, counted at the bottleneck");
+    }
+
+    @Test
+    void aBacklogDepartsMostUrgentFlowFirstAsTheReceiverCapturesIt() throws Exception
+    {
+        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
+        fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC, false, BUFFER_LENGTH);
+        final SwitchPort bottleneck = fabric.port(3);
+        onForwarder(() -> bottleneck.pacer(new EgressPacer(PLUGGED_RATE_BITS_PER_SEC, 1)));
+        final AtomicBoolean sendersDone = new AtomicBoolean();
+        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone);
+
+        final int half = BACKLOG_FRAMES / 2;
+        runPhase(2, LAZY_PRIORITY, 0, 1 + half);
+        runPhase(1, URGENT_PRIORITY, 0, half);
+        runPhase(2, LAZY_PRIORITY, 1 + half, half);
+        runPhase(1, URGENT_PRIORITY, half, half);
+        final AtomicInteger buffered = new AtomicInteger();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (buffered.get() < 2 * BACKLOG_FRAMES && System.nanoTime() - deadlineNs < 0)
+        {
+            onForwarder(() -> buffered.set(bottleneck.queue().packetCount()));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+        assertTrue(buffered.get() >= 2 * BACKLOG_FRAMES, "the backlog waits behind the plugged egress: " + buffered);
+        onForwarder(() -> bottleneck.pacer(new EgressPacer(100_000_000L)));
+        sendersDone.set(true);
+        final List<long[]> received = capture.get(60, TimeUnit.SECONDS);
+
+        final List<String> departures = new ArrayList<>();
+        for (final long[] frame : received)
+        {
+            departures.add((1 == frame[0] ? "urgent " : "lazy ") + frame[1]);
+        }
+        final List<String> expected = new ArrayList<>();
+        final boolean plugDeparted = !departures.isEmpty() && "lazy 0".equals(departures.get(0));
+        if (plugDeparted)
+        {
+            expected.add("lazy 0");
+        }
+        for (int i = 0; i < BACKLOG_FRAMES; i++)
+        {
+            expected.add("urgent " + i);
+        }
+        for (int i = plugDeparted ? 1 : 0; i <= BACKLOG_FRAMES; i++)
+        {
+            expected.add("lazy " + i);
+        }
+        assertEquals(expected, departures, "the urgent flow entire and in order, then the lazy flow in order");
+    }
+
+    private CompletableFuture<List<long[]>> startCapture(final AtomicBoolean sendersDone) throws Exception
+    {
         final CountDownLatch captureOpen = new CountDownLatch(1);
         final CompletableFuture<List<long[]>> capture = CompletableFuture.supplyAsync(() ->
         {
@@ -158,37 +262,34 @@ class PriorityBottleneckSystemTest
             }
         }, fabric.threads());
         assertTrue(captureOpen.await(30, TimeUnit.SECONDS), "the receiver's capture opened");
+        return capture;
+    }
 
-        final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
-            () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC, FRAMES), fabric.threads());
-        final CompletableFuture<Void> lazy = CompletableFuture.runAsync(
-            () -> run(2, LAZY_PRIORITY, LAZY_RATE_BITS_PER_SEC, LAZY_FRAMES), fabric.threads());
-        urgent.get(60, TimeUnit.SECONDS);
-        lazy.get(60, TimeUnit.SECONDS);
-        sendersDone.set(true);
-        final List<long[]> received = capture.get(60, TimeUnit.SECONDS);
+    private void onForwarder(final Runnable command) throws InterruptedException
+    {
+        final CountDownLatch applied = new CountDownLatch(1);
+        assertTrue(fabric.forwarder().offer(() ->
+        {
+            command.run();
+            applied.countDown();
+        }), "the forwarder took the command");
+        assertTrue(applied.await(10, TimeUnit.SECONDS), "the forwarder ran the command");
+    }
 
-        final List<Long> urgentSequence = new ArrayList<>();
-        final List<Long> lazySequence = new ArrayList<>();
-        for (final long[] frame : received)
+    private void runPhase(final int host, final long priority, final int firstSequence, final int frames)
+        throws Exception
+    {
+        CompletableFuture.runAsync(() ->
         {
-            (1 == frame[0] ? urgentSequence : lazySequence).add(frame[1]);
-        }
-        final QueueCounters bottleneck = fabric.port(3).queue().counters();
-        assertEquals(FRAMES, urgentSequence.size(), () -> "urgent frames delivered; bottleneck counters:\n" +
-            bottleneck.appendTo(new StringBuilder()));
-        for (int i = 0; i < FRAMES; i++)
-        {
-            assertEquals(i, urgentSequence.get(i), "urgent frames in order");
-        }
-        for (int i = 1; i < lazySequence.size(); i++)
-        {
-            assertTrue(lazySequence.get(i) > lazySequence.get(i - 1), "lazy frames in order");
-        }
-        final long drops = bottleneck.droppedPackets(DropReason.PRIORITY_DROP_ARRIVAL) +
-            bottleneck.droppedPackets(DropReason.PRIORITY_EVICTION);
-        assertTrue(drops > 0, "the bottleneck dropped");
-        assertEquals(LAZY_FRAMES - lazySequence.size(), drops, "every drop was a lazy frame, counted at the bottleneck");
+            try
+            {
+                send(fabric.host(host), host, priority, LAZY_RATE_BITS_PER_SEC, firstSequence, frames);
+            }
+            catch (final Exception ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }, fabric.threads()).get(30, TimeUnit.SECONDS);
     }
 
     private void run(final int host, final long priority, final long rateBitsPerSec, final int frames)

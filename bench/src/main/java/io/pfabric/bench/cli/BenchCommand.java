@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     header = "Run a benchmark.",
     description = "Run a benchmark: see the subcommands.",
-    subcommands = { QueueBenchCommand.class, ForwardingBenchCommand.class, TransportBenchCommand.class })
+    subcommands = { QueueBenchCommand.class, ForwardingBenchCommand.class, TransportBenchCommand.class,
+        ControllerBenchCommand.class })
 public final class BenchCommand
 {
 }

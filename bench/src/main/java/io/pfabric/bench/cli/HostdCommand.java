@@ -6,7 +6,11 @@ import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.common.control.ControlKeys;
+import io.pfabric.common.control.ControlMode;
 import io.pfabric.hostd.HostDaemon;
+import io.pfabric.hostd.control.HostControl;
+import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.app.AppServer;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
@@ -45,6 +49,8 @@ import java.util.concurrent.atomic.AtomicReference;
             "/tmp/pfabric-hostd-NAME.sock). The window, cap and timeout follow from the host's link rate, the " +
             "base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, cap = " +
             "buffer in packets less one, timeout = 3 x base RTT.",
+        "With --control syn|asy the host takes part in central control by 'pfabric controllerd' (see --control); " +
+            "its counters, printed at stop, say how often it fell back to plain pFabric.",
         "Stops on SIGTERM or Ctrl-C; flows still in flight are reported as incomplete." })
 public final class HostdCommand implements Callable<Integer>
 {
@@ -110,6 +116,28 @@ public final class HostdCommand implements Callable<Integer>
     @Option(names = "--fct-log", paramLabel = "FILE", description = "FCT log (default: fct-NAME.csv).")
     Path fctLog;
 
+    @Option(names = "--control", paramLabel = "syn|asy",
+        description = "Central control by 'pfabric controllerd': syn (send a packet per granted slot, on the " +
+            "granted spine) or asy (per-destination leaky buckets at the granted rates, ECMP). Needs " +
+            "--controller and --key-file. Default: none, plain pFabric.")
+    String control;
+
+    @Option(names = "--controller", paramLabel = "HOST:PORT", description = "The controller's address.")
+    String controller;
+
+    @Option(names = "--key-file", paramLabel = "FILE", description = "The shared control key (the controller's).")
+    Path keyFile;
+
+    @Option(names = "--control-listen", defaultValue = "0.0.0.0:7254", paramLabel = "HOST:PORT",
+        description = "Where this host's control socket listens: the address the controller sends to " +
+            "(default: ${DEFAULT-VALUE}).")
+    String controlListen;
+
+    @Option(names = "--control-silence", defaultValue = "50ms", paramLabel = "DURATION",
+        description = "With no message from the controller for this long, fall back to plain pFabric until " +
+            "messages return (default: ${DEFAULT-VALUE}).")
+    String controlSilence;
+
     @Option(names = "--grace", defaultValue = "10s", paramLabel = "DURATION",
         description = "How long to wait for flows in flight after the last start (default: ${DEFAULT-VALUE}).")
     String grace;
@@ -138,6 +166,7 @@ public final class HostdCommand implements Callable<Integer>
             throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
         }
         final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
+        final HostControlOptions controlOptions = controlOptions(linkRateBitsPerSec);
         final AtomicBoolean measuring = new AtomicBoolean(measure);
         final WorkloadRunner runner = null == workload ? null :
             new WorkloadRunner(configuration.lineRate() ? "linerate" : "pfabric", err);
@@ -169,13 +198,19 @@ public final class HostdCommand implements Callable<Integer>
         };
         final HostDaemon daemon = HostDaemon.start(topology, hostName,
             new HostDaemon.Options(configuration, linkRateBitsPerSec, PacketIos.wireOverheadLength(io), namespace,
-                null == runner),
+                null == runner, controlOptions),
             PacketIos.factory(io), listener);
         err.printf(Locale.ROOT, "pfabric hostd %s: %s over %s at %s, window %d..%d packets, timeout %.1f us%s; " +
             "SIGTERM or Ctrl-C stops it%n", hostName, configuration.lineRate() ? "linerate" : "pfabric", io,
             linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
             configuration.initialWindowPackets(), configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3,
             measure ? " until the base RTT is measured" : "");
+        if (null != controlOptions)
+        {
+            err.printf(Locale.ROOT, "pfabric hostd %s: %s control by %s, listening on %s; plain pFabric after %s " +
+                "of silence%n", hostName, controlOptions.mode(), controlOptions.controller(),
+                daemon.control().localAddress(), controlSilence);
+        }
         if (measure)
         {
             measureBaseRtt(daemon, topology, linkRateBitsPerSec, err);
@@ -205,9 +240,63 @@ public final class HostdCommand implements Callable<Integer>
             }
             err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n",
                 hostName, daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
+            printControl(daemon, err);
             err.flush();
         }
         return 0;
+    }
+
+    private HostControlOptions controlOptions(final long linkRateBitsPerSec) throws IOException
+    {
+        if (null == control)
+        {
+            if (null != controller || null != keyFile)
+            {
+                throw new IllegalArgumentException("--controller and --key-file need --control syn|asy");
+            }
+            return null;
+        }
+        final ControlMode mode = ControlMode.named(control);
+        if (null == controller || null == keyFile)
+        {
+            throw new IllegalArgumentException("--control needs --controller HOST:PORT and --key-file FILE");
+        }
+        if (linkRateBitsPerSec <= 0)
+        {
+            throw new IllegalArgumentException("--control needs a host link rate: give --rate");
+        }
+        final long silenceNs = Quantities.parseNanos(controlSilence);
+        if (silenceNs <= 0)
+        {
+            throw new IllegalArgumentException("--control-silence must be positive");
+        }
+        return HostControlOptions.of(mode, SocketAddresses.parse("--controller", controller),
+            SocketAddresses.parse("--control-listen", controlListen), ControlKeys.read(keyFile))
+            .withSilenceNs(silenceNs);
+    }
+
+    private static void printControl(final HostDaemon daemon, final PrintStream err)
+    {
+        final HostControl hostControl = daemon.control();
+        if (null == hostControl)
+        {
+            return;
+        }
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+            "pfabric hostd %s: %s control: accepted %,d, refused malformed %,d, unauthenticated %,d, duplicate %,d, " +
+            "stale %,d; %,d reports sent; controlFallbacks %,d, resumptions %,d, %s; %,d packets sent in fallback, " +
+            "%,d times held back", daemon.host().name(), hostControl.mode(), hostControl.inbox().accepted(),
+            hostControl.inbox().malformed(), hostControl.inbox().unauthenticated(), hostControl.inbox().duplicates(),
+            hostControl.inbox().stale(), hostControl.reportsSent(), hostControl.fallbacks(),
+            hostControl.resumptions(), hostControl.fallback() ? "in fallback (plain pFabric)" : "under control",
+            hostControl.packetsAdmittedInFallback(), daemon.counters().packetsHeldBack()));
+        if (null != hostControl.syn())
+        {
+            line.append(String.format(Locale.ROOT, "; grants received %,d, used %,d, expired %,d, found lost %,d",
+                hostControl.syn().grantsReceived(), hostControl.syn().grantsUsed(), hostControl.syn().grantsExpired(),
+                hostControl.ledger().lostGrants()));
+        }
+        err.println(line);
     }
 
     private TransportConfiguration configuration(final long linkRateBitsPerSec, final long baseRttNs)
@@ -267,6 +356,7 @@ public final class HostdCommand implements Callable<Integer>
             daemon.close();
             runner.drain(daemon, log);
             err.printf(Locale.ROOT, "pfabric hostd %s: done, %,d of %,d flows completed%n", hostName, completed, mine);
+            printControl(daemon, err);
             return 0;
         }
         finally

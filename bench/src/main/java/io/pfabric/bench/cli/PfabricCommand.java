@@ -17,7 +17,7 @@ import java.io.IOException;
     version = "pfabric 0.1.0",
     description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
     subcommands = {
-        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, SendCommand.class,
+        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
         RecvCommand.class, TcpdCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class,
         AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class,
         BenchCommand.class,

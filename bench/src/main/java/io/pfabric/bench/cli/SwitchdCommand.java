@@ -1,6 +1,7 @@
 package io.pfabric.bench.cli;
 
 import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
@@ -60,6 +61,10 @@ public final class SwitchdCommand implements Callable<Integer>
 
     @Option(names = "--buffer", paramLabel = "BYTES", description = "Buffer of every port in bytes.")
     Long bufferLength;
+
+    @Option(names = "--udp-transport", defaultValue = "epoll", paramLabel = "epoll|io_uring",
+        description = "Netty's transport for the UDP (VXLAN) ports: epoll (default) or io_uring.")
+    String udpTransport;
 
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
     String namespace;
@@ -139,7 +144,8 @@ public final class SwitchdCommand implements Callable<Integer>
             throw new IllegalArgumentException("--buffer must be at least 1514 bytes, not " + bufferLength);
         }
         final SwitchDaemon.Overrides overrides = new SwitchDaemon.Overrides(
-            null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength);
+            null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength,
+            NettyTransport.named(udpTransport));
 
         final SwitchDaemon daemon;
         try

@@ -1,7 +1,10 @@
 package io.pfabric.common.packet;
 
+import io.netty.channel.uring.IoUring;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -9,10 +12,15 @@ import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two VXLAN ports on loopback, no privilege needed.
@@ -30,10 +38,19 @@ class VxlanPortTest
 
     private static List<byte[]> receive(final VxlanPort port, final int count)
     {
+        return receive(port, null, count);
+    }
+
+    private static List<byte[]> receive(final VxlanPort port, final VxlanPort sender, final int count)
+    {
         final List<byte[]> frames = new ArrayList<>();
         final long deadlineNs = System.nanoTime() + 5_000_000_000L;
         while (frames.size() < count && System.nanoTime() - deadlineNs < 0)
         {
+            if (null != sender)
+            {
+                sender.receive((buffer, offset, length) -> { }, 32);
+            }
             port.receive((buffer, offset, length) ->
             {
                 final byte[] frame = new byte[length];
@@ -44,23 +61,27 @@ class VxlanPortTest
         return frames;
     }
 
-    @Test
-    void carriesFramesByteForByteAndDropsForeignOrBrokenDatagrams() throws Exception
+    @ParameterizedTest
+    @EnumSource(NettyTransport.class)
+    void carriesFramesByteForByteAndDropsForeignOrBrokenDatagrams(final NettyTransport transport) throws Exception
     {
+        assumeTrue(NettyTransport.EPOLL == transport || IoUring.isAvailable(), "io_uring is not available here");
         final InetSocketAddress a = new InetSocketAddress("127.0.0.1", freePort());
         final InetSocketAddress b = new InetSocketAddress("127.0.0.1", freePort());
-        final VxlanPort portA = VxlanPort.open(a, b, 42, 1514);
-        try (VxlanPort portB = VxlanPort.open(b, a, 42, 1514))
+        final VxlanPort portA = VxlanPort.open(a, b, 42, 1514, transport);
+        try (VxlanPort portB = VxlanPort.open(b, a, 42, 1514, transport))
         {
+            assertEquals(0, portB.receive((buffer, offset, length) -> { }, 32), "nothing has been sent yet");
             final List<byte[]> sent = new ArrayList<>();
             for (int i = 0; i < 100; i++)
             {
                 final byte[] frame = new byte[60 + i * 14];
                 Arrays.fill(frame, (byte)i);
                 sent.add(frame);
-                portA.transmit(new UnsafeBuffer(frame), 0, frame.length);
+                assertTrue(portA.transmit(new UnsafeBuffer(frame), 0, frame.length));
             }
-            final List<byte[]> received = receive(portB, 100);
+            portA.flush();
+            final List<byte[]> received = receive(portB, portA, 100);
             assertEquals(100, received.size());
             for (int i = 0; i < 100; i++)
             {
@@ -89,6 +110,39 @@ class VxlanPortTest
         finally
         {
             portA.close();
+        }
+    }
+
+    @Test
+    void belongsToTheThreadThatFirstUsesIt() throws Exception
+    {
+        final InetSocketAddress a = new InetSocketAddress("127.0.0.1", freePort());
+        final InetSocketAddress b = new InetSocketAddress("127.0.0.1", freePort());
+        final VxlanPort port = VxlanPort.open(a, b, 7, 1514);
+        try
+        {
+            final CompletableFuture<Integer> onOther = CompletableFuture.supplyAsync(
+                () -> port.receive((buffer, offset, length) -> { }, 32));
+            assertEquals(0, onOther.get(5, TimeUnit.SECONDS));
+            assertThrows(IllegalStateException.class, () -> port.receive((buffer, offset, length) -> { }, 32));
+        }
+        finally
+        {
+            port.close();
+        }
+    }
+
+    @Test
+    void reportsAnAddressThatCannotBeBoundWhenOpened() throws Exception
+    {
+        final InetSocketAddress a = new InetSocketAddress("127.0.0.1", freePort());
+        final InetSocketAddress b = new InetSocketAddress("127.0.0.1", freePort());
+        try (DatagramChannel holder = DatagramChannel.open())
+        {
+            holder.bind(a);
+            final PacketSocketException ex =
+                assertThrows(PacketSocketException.class, () -> VxlanPort.open(a, b, 7, 1514));
+            assertTrue(ex.getMessage().contains(a.getHostString() + ":" + a.getPort()), ex.getMessage());
         }
     }
 }

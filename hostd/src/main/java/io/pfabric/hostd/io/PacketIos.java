@@ -1,5 +1,6 @@
 package io.pfabric.hostd.io;
 
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.wire.EthernetFlyweight;
@@ -58,7 +59,7 @@ public final class PacketIos
         {
             case UDP -> (topology, localHost) -> UdpPacketIo.open(udpAddresses(topology), localHost);
             case UDP_IO_URING -> (topology, localHost) ->
-                UdpPacketIo.open(udpAddresses(topology), localHost, UdpPacketIo.NativeTransport.IO_URING);
+                UdpPacketIo.open(udpAddresses(topology), localHost, NettyTransport.IO_URING);
             case RAW -> RawIpPacketIo::open;
             case VXLAN -> RawIpPacketIo::openVxlan;
             default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp, udp-io_uring, raw or " +

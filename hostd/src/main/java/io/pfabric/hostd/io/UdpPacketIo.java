@@ -1,22 +1,15 @@
 package io.pfabric.hostd.io;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ManualIoEventLoop;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDatagramChannel;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringDatagramChannel;
-import io.netty.channel.uring.IoUringIoHandler;
+import io.pfabric.common.packet.ManualLoopChannels;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.UdpFlyweight;
 import org.agrona.DirectBuffer;
@@ -27,7 +20,6 @@ import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * pFabric packets as UDP datagrams over one of Netty's native transports, epoll or io_uring, driven from the
@@ -47,22 +39,6 @@ public final class UdpPacketIo implements PacketIo
      * The longest packet a 1500-byte MTU carries unfragmented: less the IPv4 and UDP headers.
      */
     public static final int MAX_PACKET_LENGTH = 1_500 - Ipv4Flyweight.HEADER_LENGTH - UdpFlyweight.HEADER_LENGTH;
-
-    /**
-     * Netty's native transports that can carry the datagrams.
-     */
-    public enum NativeTransport
-    {
-        /**
-         * epoll, the default.
-         */
-        EPOLL,
-
-        /**
-         * io_uring.
-         */
-        IO_URING
-    }
 
     private final ManualIoEventLoop loop;
     private final DatagramChannel channel;
@@ -99,7 +75,7 @@ public final class UdpPacketIo implements PacketIo
      */
     public static UdpPacketIo open(final List<InetSocketAddress> hosts, final int localHost) throws IOException
     {
-        return open(hosts, localHost, NativeTransport.EPOLL);
+        return open(hosts, localHost, NettyTransport.EPOLL);
     }
 
     /**
@@ -112,28 +88,11 @@ public final class UdpPacketIo implements PacketIo
      * @throws IOException if the transport is not available here or the address cannot be bound.
      */
     public static UdpPacketIo open(
-        final List<InetSocketAddress> hosts, final int localHost, final NativeTransport transport) throws IOException
+        final List<InetSocketAddress> hosts, final int localHost, final NettyTransport transport) throws IOException
     {
-        final ManualIoEventLoop loop;
-        final DatagramChannel channel;
-        if (NativeTransport.IO_URING == transport)
-        {
-            if (!IoUring.isAvailable())
-            {
-                throw new IOException("Netty's io_uring transport is not available: " + IoUring.unavailabilityCause());
-            }
-            loop = new ManualIoEventLoop(Thread.currentThread(), IoUringIoHandler.newFactory());
-            channel = new IoUringDatagramChannel();
-        }
-        else
-        {
-            if (!Epoll.isAvailable())
-            {
-                throw new IOException("Netty's epoll transport is not available: " + Epoll.unavailabilityCause());
-            }
-            loop = new ManualIoEventLoop(Thread.currentThread(), EpollIoHandler.newFactory());
-            channel = new EpollDatagramChannel();
-        }
+        transport.ensureAvailable();
+        final ManualIoEventLoop loop = new ManualIoEventLoop(Thread.currentThread(), transport.ioHandlerFactory());
+        final DatagramChannel channel = transport.newDatagramChannel();
         for (final InetSocketAddress host : hosts)
         {
             if (!(host.getAddress() instanceof Inet4Address))
@@ -149,10 +108,7 @@ public final class UdpPacketIo implements PacketIo
         channel.pipeline().addLast(io.new Inbound());
         try
         {
-            final ChannelPromise registered = new DefaultChannelPromise(channel, loop);
-            channel.unsafe().register(loop, registered);
-            await(loop, registered, "register the UDP channel");
-            await(loop, channel.bind(hosts.get(localHost)), "bind " + hosts.get(localHost));
+            ManualLoopChannels.registerAndBind(loop, channel, hosts.get(localHost));
         }
         catch (final IOException ex)
         {
@@ -160,21 +116,6 @@ public final class UdpPacketIo implements PacketIo
             throw ex;
         }
         return io;
-    }
-
-    private static void await(final ManualIoEventLoop loop, final ChannelFuture future, final String what)
-        throws IOException
-    {
-        final long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!future.isDone() && System.nanoTime() - deadline < 0)
-        {
-            loop.runNow();
-        }
-        if (!future.isSuccess())
-        {
-            final Throwable cause = future.cause();
-            throw new IOException("cannot " + what + ": " + (null == cause ? "timed out" : cause.getMessage()), cause);
-        }
     }
 
     private static long key(final InetSocketAddress address)
@@ -262,22 +203,7 @@ public final class UdpPacketIo implements PacketIo
      */
     public void close()
     {
-        channel.flush();
-        for (int i = 0; i < 100 && channel.isActive() && null != channel.unsafe().outboundBuffer() &&
-            !channel.unsafe().outboundBuffer().isEmpty(); i++)
-        {
-            loop.runNow();
-        }
-        channel.close();
-        for (int i = 0; i < 100 && channel.isOpen(); i++)
-        {
-            loop.runNow();
-        }
-        loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-        for (int i = 0; i < 100 && !loop.isTerminated(); i++)
-        {
-            loop.runNow();
-        }
+        ManualLoopChannels.close(loop, channel);
     }
 
     /**

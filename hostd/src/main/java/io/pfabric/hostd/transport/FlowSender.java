@@ -113,6 +113,31 @@ public final class FlowSender
     }
 
     /**
+     * How many packets this flow could send now if nothing but its window held it back: 0 if it cannot send, 1 in
+     * probe mode, else the room in its window (every segment not yet acknowledged, in the LineRate variant) but no
+     * more than the segments from the next sendable one to the end. An upper bound, for demand reports.
+     *
+     * @return packets.
+     */
+    public int sendablePackets()
+    {
+        if (!canSend())
+        {
+            return 0;
+        }
+        if (probeMode)
+        {
+            return 1;
+        }
+        final int unsent = segmentCount - nextSendableSegment();
+        if (configuration.lineRate())
+        {
+            return unsent;
+        }
+        return Math.max(1, Math.min(unsent, (int)windowPackets - inFlightPackets));
+    }
+
+    /**
      * Take the next packet: a probe in probe mode, else the first segment neither acknowledged nor in flight.
      * Call only when {@link #canSend()} says so. Arms the timeout if it is not running.
      *

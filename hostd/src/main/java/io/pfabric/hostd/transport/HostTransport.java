@@ -90,6 +90,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private int slotLimit;
     @SuppressWarnings({ "unchecked", "rawtypes" })
     private CompletableFuture<FlowRecord>[] futures = new CompletableFuture[64];
+    private final int[] heldSlots = new int[BATCH];
+    private Admission admission;
+    private boolean heldBack;
     private int completedRingNext;
     private int completedCount;
     private long flowCounter;
@@ -185,6 +188,51 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
+     * Put sending under a controller's admission, or back to plain pFabric with null. Transport thread only, before
+     * or between duty cycles.
+     *
+     * @param admission consulted before each data packet, or null.
+     */
+    public void admission(final Admission admission)
+    {
+        this.admission = admission;
+    }
+
+    /**
+     * The admission in force.
+     *
+     * @return it, or null for plain pFabric.
+     */
+    public Admission admission()
+    {
+        return admission;
+    }
+
+    /**
+     * Per destination, the packets the flows toward it could send now (their window's room, see
+     * {@link FlowSender#sendablePackets()}) and the flows toward it not yet complete. Scans every flow: for reports,
+     * not the data path. Transport thread only.
+     *
+     * @param sendablePackets filled, indexed by host; at least as long as the topology's host count.
+     * @param activeFlows     filled, indexed by host; same length.
+     */
+    public void destinationBacklog(final int[] sendablePackets, final int[] activeFlows)
+    {
+        Arrays.fill(sendablePackets, 0);
+        Arrays.fill(activeFlows, 0);
+        for (int slot = 0; slot < slotLimit; slot++)
+        {
+            final FlowSender sender = senders[slot];
+            if (null != sender && !sender.isComplete())
+            {
+                final int destination = sender.destinationHost();
+                sendablePackets[destination] += sender.sendablePackets();
+                activeFlows[destination]++;
+            }
+        }
+    }
+
+    /**
      * The settings new flows get.
      *
      * @return the settings; transport thread only.
@@ -257,7 +305,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && !ready.isEmpty() && pacingWaitNs() <= SPIN_PACING_NS)
+        if (0 == work && !ready.isEmpty() && !heldBack && pacingWaitNs() <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -287,6 +335,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         work += io.poll(this, BATCH);
         work += expireTimeouts();
+        if (null != admission)
+        {
+            work += admission.poll(nowNs, this);
+        }
         work += transmit();
         io.flush();
         return work;
@@ -325,6 +377,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return 0;
         }
+        if (heldBack)
+        {
+            return admission.awaitHeldBack(nowNs, timeoutNs);
+        }
         return io.await(this, ready.isEmpty() ? timeoutNs : Math.max(0, Math.min(timeoutNs, pacingWaitNs())));
     }
 
@@ -336,12 +392,29 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private int transmit()
     {
         int sent = 0;
+        int held = 0;
         while (sent < BATCH && !ready.isEmpty() && (null == pacer || pacer.mayRelease(nowNs)))
         {
             final int slot = ready.minSlot();
             final FlowSender sender = senders[slot];
+            int pathHint = Admission.NO_PATH;
+            if (null != admission)
+            {
+                final int destination = sender.destinationHost();
+                if (!admission.mayAdmit(destination, nowNs))
+                {
+                    ready.remove(slot);
+                    heldSlots[held++] = slot;
+                    if (held == heldSlots.length)
+                    {
+                        break;
+                    }
+                    continue;
+                }
+                pathHint = admission.pathHint(destination);
+            }
             sender.nextPacket(nowNs, outbound);
-            final int length = writeData(sender, payloads[slot]);
+            final int length = writeData(sender, payloads[slot], pathHint);
             if (!io.send(sender.destinationHost(), sendBuffer, 0, length))
             {
                 counters.sendFailures++;
@@ -350,14 +423,27 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             {
                 pacer.onRelease(nowNs, wireOverheadLength + length);
             }
+            if (null != admission)
+            {
+                admission.onAdmitted(sender.destinationHost(), nowNs, wireOverheadLength + length);
+            }
             counters.packetsSent++;
             refresh(slot);
             sent++;
         }
+        heldBack = held > 0 && 0 == sent;
+        if (held > 0)
+        {
+            counters.packetsHeldBack += held;
+            for (int i = 0; i < held; i++)
+            {
+                refresh(heldSlots[i]);
+            }
+        }
         return sent;
     }
 
-    private int writeData(final FlowSender sender, final byte[] payload)
+    private int writeData(final FlowSender sender, final byte[] payload, final int pathHint)
     {
         final int payloadLength = outbound.payloadLength();
         final int payloadOffset = PfabricHeaderFlyweight.HEADER_LENGTH;
@@ -374,6 +460,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             .type(outbound.type())
             .flags(0)
             .finFlag(outbound.fin())
+            .pathFlag(pathHint >= 0)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
             .priority(outbound.priority())
             .flowId(sender.flowId())
@@ -381,7 +468,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             .flowSize(sender.sizeBytes())
             .payloadLength(payloadLength)
             .sackCount(0)
-            .pathHint(0)
+            .pathHint(pathHint >= 0 ? pathHint : 0)
             .computeChecksum(payloadLength);
         return PfabricHeaderFlyweight.HEADER_LENGTH + payloadLength;
     }

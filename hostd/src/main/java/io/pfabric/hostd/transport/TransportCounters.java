@@ -19,6 +19,7 @@ public final class TransportCounters
     long malformedPackets;
     long staleAcks;
     long sendFailures;
+    long packetsHeldBack;
 
     /**
      * Flows the application started.
@@ -148,5 +149,15 @@ public final class TransportCounters
     public long sendFailures()
     {
         return sendFailures;
+    }
+
+    /**
+     * Times a flow with window to send was passed over because the controller's admission held its destination back.
+     *
+     * @return the count.
+     */
+    public long packetsHeldBack()
+    {
+        return packetsHeldBack;
     }
 }

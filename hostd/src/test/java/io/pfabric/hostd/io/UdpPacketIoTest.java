@@ -1,5 +1,6 @@
 package io.pfabric.hostd.io;
 
+import io.pfabric.common.packet.NettyTransport;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,10 +40,10 @@ class UdpPacketIoTest
     }
 
     @ParameterizedTest
-    @EnumSource(UdpPacketIo.NativeTransport.class)
-    void exchangesPacketsIntactAndDropsUnknownSources(final UdpPacketIo.NativeTransport transport) throws Exception
+    @EnumSource(NettyTransport.class)
+    void exchangesPacketsIntactAndDropsUnknownSources(final NettyTransport transport) throws Exception
     {
-        assumeTrue(UdpPacketIo.NativeTransport.EPOLL == transport || IoUring.isAvailable(),
+        assumeTrue(NettyTransport.EPOLL == transport || IoUring.isAvailable(),
             "io_uring is not available on this kernel");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
         final List<InetSocketAddress> hosts =

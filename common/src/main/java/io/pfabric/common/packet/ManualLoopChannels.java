@@ -1,0 +1,86 @@
+package io.pfabric.common.packet;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
+import io.netty.channel.ManualIoEventLoop;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opening and closing a Netty channel on a {@link ManualIoEventLoop} from the loop's owning thread, which runs the
+ * loop itself until each step is done, with a bound on the time and on the number of runs.
+ */
+public final class ManualLoopChannels
+{
+    private static final long STEP_TIMEOUT_NS = 5_000_000_000L;
+    private static final int CLOSE_RUNS = 100;
+
+    private ManualLoopChannels()
+    {
+    }
+
+    /**
+     * Register a channel with the loop and bind it.
+     *
+     * @param loop    the loop, owned by the calling thread.
+     * @param channel a new channel of the loop's transport.
+     * @param local   the address to bind.
+     * @throws IOException if registration or the bind fails or takes more than 5 s.
+     */
+    public static void registerAndBind(final ManualIoEventLoop loop, final Channel channel, final SocketAddress local)
+        throws IOException
+    {
+        final ChannelPromise registered = new DefaultChannelPromise(channel, loop);
+        channel.unsafe().register(loop, registered);
+        await(loop, registered, "register the UDP channel");
+        await(loop, channel.bind(local), "bind " + local);
+    }
+
+    /**
+     * Flush what the channel holds, close it and shut the loop down.
+     *
+     * @param loop    the loop, owned by the calling thread.
+     * @param channel the channel, or null if none was made.
+     */
+    public static void close(final ManualIoEventLoop loop, final Channel channel)
+    {
+        if (null != channel)
+        {
+            channel.flush();
+            for (int i = 0; i < CLOSE_RUNS && channel.isActive() && null != channel.unsafe().outboundBuffer() &&
+                !channel.unsafe().outboundBuffer().isEmpty(); i++)
+            {
+                loop.runNow();
+            }
+            channel.close();
+            for (int i = 0; i < CLOSE_RUNS && channel.isOpen(); i++)
+            {
+                loop.runNow();
+            }
+        }
+        loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        for (int i = 0; i < CLOSE_RUNS && !loop.isTerminated(); i++)
+        {
+            loop.runNow();
+        }
+    }
+
+    private static void await(final ManualIoEventLoop loop, final ChannelFuture future, final String what)
+        throws IOException
+    {
+        final long deadlineNs = System.nanoTime() + STEP_TIMEOUT_NS;
+        while (!future.isDone() && System.nanoTime() - deadlineNs < 0)
+        {
+            loop.runNow();
+        }
+        if (!future.isSuccess())
+        {
+            final Throwable cause = future.cause();
+            throw new IOException("cannot " + what + ": " + (null == cause ? "timed out" : cause.getMessage()), cause);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.PacketHandler;
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.switchd.table.ForwardingTable;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A leaf with one host port and two uplinks, its ports in memory: a pFabric packet with the PATH flag leaves by the
+ * uplink its hint names; without the flag the leaf sprays over both.
+ */
+class ForwarderPathHintTest
+{
+    private static final int DESTINATION = 0x0A00_0202;
+    private static final int FRAME_LENGTH = 200;
+
+    private static final class MemoryPort implements FramePort
+    {
+        private final ArrayDeque<byte[]> arriving = new ArrayDeque<>();
+        private final List<byte[]> sent = new ArrayList<>();
+
+        public int receive(final PacketHandler handler, final int limit)
+        {
+            int taken = 0;
+            while (taken < limit && !arriving.isEmpty())
+            {
+                final byte[] frame = arriving.poll();
+                handler.onPacket(new UnsafeBuffer(frame), 0, frame.length);
+                taken++;
+            }
+            return taken;
+        }
+
+        public boolean canTransmit()
+        {
+            return true;
+        }
+
+        public boolean transmit(final DirectBuffer src, final int srcOffset, final int length)
+        {
+            final byte[] frame = new byte[length];
+            src.getBytes(srcOffset, frame);
+            sent.add(frame);
+            return true;
+        }
+
+        public int flush()
+        {
+            return 0;
+        }
+
+        public void updateKernelStatistics()
+        {
+        }
+
+        public long kernelDrops()
+        {
+            return 0;
+        }
+
+        public long oversizeDrops()
+        {
+            return 0;
+        }
+
+        public int maxFrameLength()
+        {
+            return 1514;
+        }
+
+        public String interfaceName()
+        {
+            return "memory";
+        }
+
+        public void close()
+        {
+        }
+    }
+
+    private static byte[] frame(final boolean pathFlag, final int pathHint, final int sequence)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+        new EthernetFlyweight().wrap(frame, 0).destinationMac(0x02_00_00_00_00_01L).sourceMac(0x02_00_00_00_00_02L)
+            .etherType(EthernetFlyweight.ETHERTYPE_IPV4);
+        new Ipv4Flyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH)
+            .version(Ipv4Flyweight.VERSION).ihl(Ipv4Flyweight.MIN_IHL)
+            .totalLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH).ttl(64)
+            .protocol(Ipv4Flyweight.PROTOCOL_PFABRIC).sourceAddress(0x0A00_0101).destinationAddress(DESTINATION)
+            .computeChecksum();
+        new PfabricHeaderFlyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH)
+            .version(PfabricHeaderFlyweight.VERSION).type(PfabricHeaderFlyweight.TYPE_DATA)
+            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH).priority(1_000).flowId(7)
+            .segmentOffset(sequence).pathFlag(pathFlag).pathHint(pathHint)
+            .payloadLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH - Ipv4Flyweight.HEADER_LENGTH -
+                PfabricHeaderFlyweight.HEADER_LENGTH);
+        return frame.byteArray();
+    }
+
+    @Test
+    void thePathHintChoosesTheUplinkAndItsAbsenceSprays()
+    {
+        final MemoryPort host = new MemoryPort();
+        final MemoryPort up1 = new MemoryPort();
+        final MemoryPort up2 = new MemoryPort();
+        final SwitchPort[] ports = new SwitchPort[3];
+        final MemoryPort[] io = { host, up1, up2 };
+        for (int i = 0; i < 3; i++)
+        {
+            final QueueDiscipline queue = DisciplineKind.PFABRIC.newQueue(1_000_000, 1514);
+            ports[i] = new SwitchPort("p" + i, io[i], queue, null);
+        }
+        final ForwardingTable table = new ForwardingTable().addHost(DESTINATION, 0x02_00_00_00_00_09L, 1, 2);
+        final Forwarder forwarder = new Forwarder(ports, table, true, new CachedNanoClock());
+
+        for (int i = 0; i < 10; i++)
+        {
+            host.arriving.add(frame(true, 1, i));
+        }
+        forwarder.doWork();
+        assertEquals(0, up1.sent.size(), "hint 1 names the second uplink");
+        assertEquals(10, up2.sent.size());
+
+        for (int i = 0; i < 10; i++)
+        {
+            host.arriving.add(frame(true, 2, i));
+        }
+        forwarder.doWork();
+        assertEquals(10, up1.sent.size(), "hints wrap around the uplinks");
+
+        for (int i = 0; i < 10; i++)
+        {
+            host.arriving.add(frame(false, 1, i));
+        }
+        forwarder.doWork();
+        assertEquals(15, up1.sent.size(), "without the PATH flag the leaf sprays");
+        assertEquals(15, up2.sent.size());
+        assertEquals(0, host.sent.size());
+    }
+}
