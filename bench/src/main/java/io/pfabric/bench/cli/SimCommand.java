@@ -49,7 +49,8 @@ public final class SimCommand implements Callable<Integer>
     double load;
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
-        description = "pfabric, linerate, tcp, dctcp or ideal (default: ${DEFAULT-VALUE}).")
+        description = "pfabric, linerate, tcp, dctcp or ideal; or, in the sync-versus-async scenario, syn-ocf, " +
+            "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
     String scheme;
 
     /**
@@ -57,6 +58,10 @@ public final class SimCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
+        if (SyncSweep.applies(options, List.of(scheme)))
+        {
+            return SyncSweep.run(options, List.of(load), List.of(scheme), "table", System.out, System.err);
+        }
         final List<ResultsTable.Line> lines = runAll(options, List.of(load), List.of(scheme), System.err);
         ResultsTable.print(System.out, lines);
         return 0;
@@ -94,6 +99,10 @@ public final class SimCommand implements Callable<Integer>
          */
         public Integer call() throws IOException
         {
+            if (SyncSweep.applies(options, schemes))
+            {
+                return SyncSweep.run(options, loads, schemes, format, System.out, System.err);
+            }
             final boolean csv = OutputFormats.isCsv(format);
             final List<ResultsTable.Line> lines = runAll(options, loads, schemes, System.err);
             FctPlot.write(lines, String.format(Locale.ROOT, "simulated normalized FCT: %s on %s, %,d flows per " +

@@ -53,6 +53,28 @@ final class SimOptions
     @Option(names = "--out", paramLabel = "DIR", description = "Results directory (required).")
     Path out;
 
+    @Option(names = "--packet-sizes", defaultValue = "", paramLabel = "fixed|bimodal|web[,...]",
+        description = "The sync-versus-async scenario's packet sizes (with syn-ocf, syn-srjf, syn-mmf, asy, or " +
+            "pfabric): exponential flows of mean 46 kB, 1500-byte slots; default fixed when one of those schemes " +
+            "is named. A sweep takes a list.")
+    String packetSizes;
+
+    @Option(names = "--traffic", defaultValue = "", paramLabel = "uniform|incast[,...]",
+        description = "The scenario's traffic (default uniform); a sweep takes a list.")
+    String traffic;
+
+    @Option(names = "--fan-in", defaultValue = "10", paramLabel = "N",
+        description = "Sources per incast event (default: ${DEFAULT-VALUE}).")
+    int fanIn;
+
+    @Option(names = "--control-delay", defaultValue = "", paramLabel = "DURATION",
+        description = "One-way delay between hosts and the controller (default: one slot).")
+    String controlDelay;
+
+    @Option(names = "--asy-interval", defaultValue = "", paramLabel = "DURATION",
+        description = "ASY's rate update interval (default: one slot).")
+    String asyInterval;
+
     /**
      * The fabric the options describe.
      *

@@ -4,6 +4,7 @@ import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.transport.Admission;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
@@ -52,6 +53,8 @@ public final class Simulator
     private static final int PORT_FREE = 4;
     private static final int HOST_ARRIVAL = 5;
     private static final int QUEUE_SAMPLE = 6;
+    private static final int CONTROL_TICK = 7;
+    private static final int TIER_SAMPLE = 8;
 
     /**
      * Bytes before the pFabric header in a simulated frame: Ethernet and IPv4.
@@ -59,6 +62,7 @@ public final class Simulator
     public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
 
     private static final int FRAME_CAPACITY = 2_048;
+
     private static final int DESTINATION_OFFSET = 0;
     private static final int SOURCE_OFFSET = 4;
     private static final int HANDLE_OFFSET = 8;
@@ -130,7 +134,80 @@ public final class Simulator
         /**
          * Modelled DCTCP on ECN-marking queues.
          */
-        DCTCP
+        DCTCP,
+        /**
+         * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
+         * {@link SimControl} given with {@link #control(SimControl)}.
+         */
+        CONTROLLED
+    }
+
+    /**
+     * A central controller on virtual time: ticks when it asks to, and gives each host's transport its admission.
+     */
+    public interface SimControl
+    {
+        /**
+         * The admission a host's transport consults; called once per host when the simulator is built.
+         *
+         * @param host      the host's index.
+         * @param transport its transport.
+         * @return the admission.
+         */
+        SimAdmission admission(int host, HostTransport transport);
+
+        /**
+         * Do what is due: take reports, allocate, deliver grants or rates ({@link #wake(int)} the hosts concerned).
+         *
+         * @param nowNs virtual time.
+         * @return when to tick next, or {@link Long#MAX_VALUE}.
+         */
+        long onTick(long nowNs);
+    }
+
+    /**
+     * An {@link Admission} that can say when a held-back transport should look again.
+     */
+    public interface SimAdmission extends Admission
+    {
+        /**
+         * When a destination held back now may next be admitted without a new control message (a token bucket
+         * refilling); {@link Long#MAX_VALUE} if only a control message can do it (the control will wake the host).
+         *
+         * @param nowNs virtual time.
+         * @return nanoseconds.
+         */
+        long nextAdmitNs(long nowNs);
+    }
+
+    /**
+     * The length a data packet is accounted at by queues and pacers, in place of the frame's own length: the
+     * packet-size mix of a scenario whose transport carries fixed-size segments.
+     */
+    @FunctionalInterface
+    public interface PacketSizer
+    {
+        /**
+         * @param flowId      the flow.
+         * @param offsetBytes the segment's offset in the flow.
+         * @return bytes, without FCS, preamble and gap.
+         */
+        int frameLength(long flowId, long offsetBytes);
+    }
+
+    /**
+     * Told of every frame a port starts to transmit.
+     */
+    @FunctionalInterface
+    public interface TransmitObserver
+    {
+        /**
+         * @param switchIndex   as for {@link #queue(int, int)}.
+         * @param port          as for {@link #queue(int, int)}.
+         * @param nowNs         when transmission starts.
+         * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
+         */
+        void onTransmit(int switchIndex, int port, long nowNs, int payloadLength);
     }
 
     private final SimFabric fabric;
@@ -156,6 +233,12 @@ public final class Simulator
     private long samplePeriodNs;
     private long[] samples = new long[0];
     private int sampleCount;
+    private SimControl control;
+    private PacketSizer sizer;
+    private TransmitObserver transmitObserver;
+    private long tierPeriodNs;
+    private final double[] tierByteSums = new double[3];
+    private long tierSamples;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -180,6 +263,29 @@ public final class Simulator
     public Simulator(
         final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration, final long seed)
     {
+        this(fabric, scheme, configuration, seed, null, null);
+    }
+
+    /**
+     * A simulation with a central controller, a packet-size mix, or both.
+     *
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param scheme        what the hosts run; {@link Scheme#CONTROLLED} needs a control.
+     * @param configuration hostd's settings.
+     * @param seed          of the spraying.
+     * @param control       the controller, or null.
+     * @param sizer         the packet-size mix, or null for the frames' own lengths; with one, the transport is
+     *                      unpaced and the host NIC's queue paces it.
+     */
+    public Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
+        final long seed, final SimControl control, final PacketSizer sizer)
+    {
+        if ((Scheme.CONTROLLED == scheme) != (null != control))
+        {
+            throw new IllegalArgumentException("a control goes with the controlled scheme, and only with it");
+        }
+        this.control = control;
+        this.sizer = sizer;
         this.fabric = fabric;
         this.scheme = scheme;
         this.random = new SplittableRandom(seed);
@@ -301,6 +407,14 @@ public final class Simulator
         {
             events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
         }
+        if (null != control)
+        {
+            events.schedule(nowNs, CONTROL_TICK, 0, 0);
+        }
+        if (tierPeriodNs > 0)
+        {
+            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
+        }
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
@@ -382,6 +496,19 @@ public final class Simulator
                     samples[sampleCount++] = sampledQueue.byteCount();
                     events.schedule(nowNs + samplePeriodNs, QUEUE_SAMPLE, 0, 0);
                 }
+                case CONTROL_TICK ->
+                {
+                    final long next = control.onTick(nowNs);
+                    if (Long.MAX_VALUE != next)
+                    {
+                        events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
+                    }
+                }
+                case TIER_SAMPLE ->
+                {
+                    sampleTiers();
+                    events.schedule(nowNs + tierPeriodNs, TIER_SAMPLE, 0, 0);
+                }
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
         }
@@ -395,6 +522,84 @@ public final class Simulator
             }
         }
         return new Result(records, nowNs, processed, dropped, sentPackets, receivedPackets);
+    }
+
+    /**
+     * Sum every port's queue occupancy by tier every period while the next run lasts: host NICs, leaves, spines.
+     *
+     * @param periodNs how often.
+     */
+    public void sampleTiers(final long periodNs)
+    {
+        tierPeriodNs = periodNs;
+    }
+
+    /**
+     * Mean bytes queued per port of a tier over the samples taken.
+     *
+     * @param tier 0 host NICs, 1 leaf ports, 2 spine ports.
+     * @return bytes.
+     */
+    public double meanTierQueueBytes(final int tier)
+    {
+        final int ports = 0 == tier ? fabric.hosts() : 1 == tier ?
+            fabric.leaves() * (fabric.hostsPerLeaf() + fabric.spines()) : fabric.spines() * fabric.leaves();
+        return 0 == tierSamples || 0 == ports ? 0 : tierByteSums[tier] / tierSamples / ports;
+    }
+
+    /**
+     * Tell an observer of every frame a port starts to transmit.
+     *
+     * @param observer the observer, or null.
+     */
+    public void transmitObserver(final TransmitObserver observer)
+    {
+        transmitObserver = observer;
+    }
+
+    /**
+     * Let a host's transport act now: a control delivered it a grant or a rate.
+     *
+     * @param host the host.
+     */
+    public void wake(final int host)
+    {
+        drive(host);
+    }
+
+    /**
+     * The length the last frame a host sent is accounted at (its packet-size mix length for data): what an
+     * admission told of that frame counts against its bucket.
+     *
+     * @param host the host.
+     * @return bytes, without FCS, preamble and gap.
+     */
+    public int lastFrameLength(final int host)
+    {
+        return hosts[host].lastFrameLength;
+    }
+
+    /**
+     * The fabric simulated.
+     *
+     * @return it.
+     */
+    public SimFabric fabric()
+    {
+        return fabric;
+    }
+
+    private void sampleTiers()
+    {
+        tierSamples++;
+        for (int s = 0; s < switches.length; s++)
+        {
+            final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
+            for (final Port port : switches[s].ports)
+            {
+                tierByteSums[tier] += port.queue.byteCount();
+            }
+        }
     }
 
     /**
@@ -514,8 +719,9 @@ public final class Simulator
         final int port;
         if (switchIndex < fabric.leaves())
         {
+            final int hint = packets.pathHint(packet);
             port = switchIndex == leafOfDestination ? destination % fabric.hostsPerLeaf() :
-                fabric.hostsPerLeaf() + random.nextInt(fabric.spines());
+                fabric.hostsPerLeaf() + (hint >= 0 ? hint % fabric.spines() : random.nextInt(fabric.spines()));
         }
         else
         {
@@ -567,6 +773,10 @@ public final class Simulator
     private void transmit(final int switchIndex, final int portIndex, final Port port, final int packet,
         final int length)
     {
+        if (null != transmitObserver)
+        {
+            transmitObserver.onTransmit(switchIndex, portIndex, nowNs, packets.payloadLength(packet));
+        }
         port.pacer.onRelease(nowNs, length);
         final long doneNs = port.pacer.nextDepartureNs();
         port.freeAtNs = doneNs;
@@ -586,6 +796,7 @@ public final class Simulator
         private final boolean ecnCapable;
         private final IntArrayQueue inbox = new IntArrayQueue();
         private long wakeNs = Long.MAX_VALUE;
+        private int lastFrameLength;
 
         Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
         {
@@ -598,12 +809,17 @@ public final class Simulator
             }
             else
             {
-                final HostTransport transport = new HostTransport(configuration, index, fabric.edgeRateBitsPerSec(),
-                    FRAME_OVERHEAD, this, clock, new TransportListener()
+                final HostTransport transport = new HostTransport(configuration, index,
+                    null == sizer ? fabric.edgeRateBitsPerSec() : 0, FRAME_OVERHEAD, this, clock,
+                    new TransportListener()
                     {
                     }, false);
+                final SimAdmission admission = null == control ? null : control.admission(index, transport);
+                transport.admission(admission);
                 this.endpoint = new Endpoint()
                 {
+                    private int lastWork = 1;
+
                     public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
                     {
                         return transport.send(destinationHost, sizeBytes);
@@ -611,12 +827,19 @@ public final class Simulator
 
                     public int poll()
                     {
-                        return transport.poll();
+                        lastWork = transport.poll();
+                        return lastWork;
                     }
 
                     public long nextDeadlineNs()
                     {
-                        return transport.nextDeadlineNs();
+                        final long next = transport.nextDeadlineNs();
+                        if (null != admission && 0 == lastWork && next <= nowNs)
+                        {
+                            // Held back: every flow with room waits for its admission.
+                            return admission.nextAdmitNs(nowNs);
+                        }
+                        return next;
                     }
                 };
                 this.ecnCapable = false;
@@ -631,7 +854,7 @@ public final class Simulator
                 final int packet = inbox.pollInt();
                 final UnsafeBuffer frame = packets.frame(packet);
                 handler.onPacket(frame.getInt(SOURCE_OFFSET, ByteOrder.BIG_ENDIAN), frame, FRAME_OVERHEAD,
-                    packets.length(packet) - FRAME_OVERHEAD);
+                    packets.contentLength(packet));
                 packets.release(packet);
                 taken++;
             }
@@ -655,12 +878,24 @@ public final class Simulator
             final long priority;
             final long flowId;
             final int payloadLength;
-            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme)
+            int frameLength = FRAME_OVERHEAD + length;
+            int pathHint = -1;
+            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme || Scheme.CONTROLLED == scheme)
             {
                 header.wrap(frame, FRAME_OVERHEAD);
                 priority = header.priority();
                 flowId = header.flowId();
-                payloadLength = PfabricHeaderFlyweight.TYPE_DATA == header.type() ? header.payloadLength() : 0;
+                final boolean data = PfabricHeaderFlyweight.TYPE_DATA == header.type();
+                payloadLength = data ? header.payloadLength() : 0;
+                if (data && null != sizer)
+                {
+                    frameLength = sizer.frameLength(flowId, header.segmentOffset());
+                }
+                if (data && header.pathFlag())
+                {
+                    pathHint = header.pathHint();
+                }
+                lastFrameLength = frameLength;
             }
             else
             {
@@ -668,7 +903,9 @@ public final class Simulator
                 flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
                 payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
             }
-            packets.describe(packet, FRAME_OVERHEAD + length, destinationHost, priority, flowId, payloadLength);
+            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength);
+            packets.pathHint(packet, pathHint);
+            packets.contentLength(packet, length);
             sentPackets++;
             offer(switches.length - 1, index, packet);
             return true;
@@ -735,6 +972,8 @@ public final class Simulator
         private long[] priorities = new long[1024];
         private long[] flowIds = new long[1024];
         private int[] payloadLengths = new int[1024];
+        private int[] pathHints = new int[1024];
+        private int[] contentLengths = new int[1024];
         private int[] free = new int[1024];
         private int freeCount;
         private int allocated;
@@ -754,6 +993,8 @@ public final class Simulator
                 priorities = Arrays.copyOf(priorities, capacity);
                 flowIds = Arrays.copyOf(flowIds, capacity);
                 payloadLengths = Arrays.copyOf(payloadLengths, capacity);
+                pathHints = Arrays.copyOf(pathHints, capacity);
+                contentLengths = Arrays.copyOf(contentLengths, capacity);
                 free = Arrays.copyOf(free, capacity);
             }
             frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
@@ -793,6 +1034,26 @@ public final class Simulator
         int payloadLength(final int packet)
         {
             return payloadLengths[packet];
+        }
+
+        int pathHint(final int packet)
+        {
+            return pathHints[packet];
+        }
+
+        void pathHint(final int packet, final int hint)
+        {
+            pathHints[packet] = hint;
+        }
+
+        int contentLength(final int packet)
+        {
+            return contentLengths[packet];
+        }
+
+        void contentLength(final int packet, final int length)
+        {
+            contentLengths[packet] = length;
         }
 
         void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
