@@ -509,16 +509,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         final long flowId = inbound.flowId();
         final long sizeBytes = inbound.flowSize();
-        final long completedSize = completedSizes.get(flowId);
-        if (completedSize >= 0)
-        {
-            counters.duplicatePackets++;
-            sendAck(sourceHost, flowId, completedSize, completedSize, null);
-            return;
-        }
         FlowReceiver receiver = receiversByFlow.get(flowId);
         if (null == receiver)
         {
+            final long completedSize = completedSizes.get(flowId);
+            if (completedSize >= 0)
+            {
+                counters.duplicatePackets++;
+                sendAck(sourceHost, flowId, completedSize, completedSize, null);
+                return;
+            }
             if (sizeBytes < 1 || (keepPayload && sizeBytes > Integer.MAX_VALUE - 8) ||
                 (int)(flowId >>> 32) != sourceHost)
             {
