@@ -142,20 +142,8 @@ public final class ControlChannel implements AutoCloseable
             sendFailures++;
             return false;
         }
-        final ByteBuf datagram = channel.alloc().directBuffer(length);
-        if (datagram.hasMemoryAddress())
-        {
-            txView.wrap(datagram.memoryAddress() + datagram.writerIndex(), length);
-            txView.putBytes(0, buffer, offset, length);
-            datagram.writerIndex(datagram.writerIndex() + length);
-        }
-        else
-        {
-            for (int i = 0; i < length; i++)
-            {
-                datagram.writeByte(buffer.getByte(offset + i));
-            }
-        }
+        final ByteBuf datagram = ManualLoopChannels.newDatagram(channel, length, txView);
+        txView.putBytes(0, buffer, offset, length);
         channel.writeAndFlush(new DatagramPacket(datagram, destination), channel.voidPromise());
         return true;
     }
@@ -191,16 +179,7 @@ public final class ControlChannel implements AutoCloseable
             try
             {
                 taken++;
-                final ByteBuf content = packet.content();
-                final int length = content.readableBytes();
-                if (content.hasMemoryAddress())
-                {
-                    view.wrap(content.memoryAddress() + content.readerIndex(), length);
-                }
-                else
-                {
-                    view.wrap(content.nioBuffer(content.readerIndex(), length));
-                }
+                final int length = ManualLoopChannels.wrapReadable(packet.content(), view);
                 if (null != handler)
                 {
                     handler.onDatagram(view, 0, length);

@@ -1,10 +1,13 @@
 package io.pfabric.common.packet;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultChannelPromise;
 import io.netty.channel.ManualIoEventLoop;
+
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -67,6 +70,52 @@ public final class ManualLoopChannels
         {
             loop.runNow();
         }
+    }
+
+    /**
+     * A new direct buffer for an outgoing datagram of a given length, already counted as written, with a view over
+     * its bytes for the caller to fill.
+     *
+     * @param channel whose allocator to use.
+     * @param length  of the datagram.
+     * @param view    wrapped over the datagram's bytes.
+     * @return the buffer, to be written to the channel (which releases it).
+     */
+    public static ByteBuf newDatagram(final Channel channel, final int length, final UnsafeBuffer view)
+    {
+        final ByteBuf datagram = channel.alloc().directBuffer(length);
+        final int at = datagram.writerIndex();
+        if (datagram.hasMemoryAddress())
+        {
+            view.wrap(datagram.memoryAddress() + at, length);
+        }
+        else
+        {
+            view.wrap(datagram.nioBuffer(at, length));
+        }
+        datagram.writerIndex(at + length);
+        return datagram;
+    }
+
+    /**
+     * Wrap a view over the readable bytes of a received buffer, valid while the buffer is.
+     *
+     * @param content the received bytes.
+     * @param view    wrapped over them.
+     * @return their length.
+     */
+    public static int wrapReadable(final ByteBuf content, final UnsafeBuffer view)
+    {
+        final int length = content.readableBytes();
+        if (content.hasMemoryAddress())
+        {
+            view.wrap(content.memoryAddress() + content.readerIndex(), length);
+        }
+        else
+        {
+            view.wrap(content.nioBuffer(content.readerIndex(), length));
+        }
+        return length;
     }
 
     private static void await(final ManualIoEventLoop loop, final ChannelFuture future, final String what)

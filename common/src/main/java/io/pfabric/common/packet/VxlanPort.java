@@ -181,23 +181,10 @@ public final class VxlanPort implements FramePort
             return false;
         }
         final int datagramLength = VXLAN_HEADER_LENGTH + length;
-        final ByteBuf datagram = channel.alloc().directBuffer(datagramLength);
-        if (datagram.hasMemoryAddress())
-        {
-            txView.wrap(datagram.memoryAddress() + datagram.writerIndex(), datagramLength);
-            txView.putInt(0, FLAG_I << 24, ByteOrder.BIG_ENDIAN);
-            txView.putInt(4, vni << 8, ByteOrder.BIG_ENDIAN);
-            txView.putBytes(VXLAN_HEADER_LENGTH, src, srcOffset, length);
-            datagram.writerIndex(datagram.writerIndex() + datagramLength);
-        }
-        else
-        {
-            datagram.writeInt(FLAG_I << 24).writeInt(vni << 8);
-            for (int i = 0; i < length; i++)
-            {
-                datagram.writeByte(src.getByte(srcOffset + i));
-            }
-        }
+        final ByteBuf datagram = ManualLoopChannels.newDatagram(channel, datagramLength, txView);
+        txView.putInt(0, FLAG_I << 24, ByteOrder.BIG_ENDIAN);
+        txView.putInt(4, vni << 8, ByteOrder.BIG_ENDIAN);
+        txView.putBytes(VXLAN_HEADER_LENGTH, src, srcOffset, length);
         channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
         return true;
     }
@@ -371,22 +358,13 @@ public final class VxlanPort implements FramePort
             try
             {
                 taken++;
-                final ByteBuf content = packet.content();
-                final int datagramLength = content.readableBytes();
+                final int datagramLength = ManualLoopChannels.wrapReadable(packet.content(), rxView);
                 final int frameLength = datagramLength - VXLAN_HEADER_LENGTH;
                 if (!remoteAddress.equals(packet.sender().getAddress()) ||
                     frameLength < ETHERNET_HEADER_LENGTH || frameLength > maxFrameLength || null == handler)
                 {
                     badDatagrams++;
                     return;
-                }
-                if (content.hasMemoryAddress())
-                {
-                    rxView.wrap(content.memoryAddress() + content.readerIndex(), datagramLength);
-                }
-                else
-                {
-                    rxView.wrap(content.nioBuffer(content.readerIndex(), datagramLength));
                 }
                 if (FLAG_I != (rxView.getByte(0) & FLAG_I) || vni != (rxView.getInt(4, ByteOrder.BIG_ENDIAN) >>> 8))
                 {

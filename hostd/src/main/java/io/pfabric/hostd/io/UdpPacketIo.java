@@ -45,6 +45,7 @@ public final class UdpPacketIo implements PacketIo
     private final InetSocketAddress[] hosts;
     private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private InboundHandler handler;
     private int taken;
     private long packetsSent;
@@ -170,9 +171,8 @@ public final class UdpPacketIo implements PacketIo
             sendFailures++;
             return false;
         }
-        final ByteBuf payload = channel.alloc().directBuffer(length);
-        buffer.getBytes(offset, payload.nioBuffer(0, length), length);
-        payload.writerIndex(length);
+        final ByteBuf payload = ManualLoopChannels.newDatagram(channel, length, txView);
+        txView.putBytes(0, buffer, offset, length);
         channel.write(new DatagramPacket(payload, hosts[destinationHost]), channel.voidPromise());
         packetsSent++;
         return true;
@@ -265,16 +265,7 @@ public final class UdpPacketIo implements PacketIo
                     unknownSourceDrops++;
                     return;
                 }
-                final ByteBuf content = packet.content();
-                final int length = content.readableBytes();
-                if (content.hasMemoryAddress())
-                {
-                    view.wrap(content.memoryAddress() + content.readerIndex(), length);
-                }
-                else
-                {
-                    view.wrap(content.nioBuffer(content.readerIndex(), length));
-                }
+                final int length = ManualLoopChannels.wrapReadable(packet.content(), view);
                 packetsReceived++;
                 handler.onPacket((int)host, view, 0, length);
             }
