@@ -4,10 +4,10 @@ import io.pfabric.bench.experiment.ExperimentSettings;
 import io.pfabric.bench.sim.PacketSizeMix;
 import io.pfabric.bench.sim.SimFabric;
 import io.pfabric.bench.sim.SimRun;
-import io.pfabric.bench.sim.SynControl;
 import io.pfabric.bench.sim.SyncRun;
 import io.pfabric.bench.sim.SyncWorkload;
 import io.pfabric.common.config.Quantities;
+import io.pfabric.common.control.Timeslots;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import org.knowm.xchart.BitmapEncoder;
@@ -77,7 +77,7 @@ final class SyncSweep
             }
         }
         final SimFabric fabric = options.fabric();
-        final long slotNs = SynControl.slotNs(fabric.edgeRateBitsPerSec());
+        final long slotNs = Timeslots.slotNs(fabric.edgeRateBitsPerSec());
         final long delayNs = options.controlDelay.isEmpty() ? slotNs : Quantities.parseNanos(options.controlDelay);
         final long intervalNs = options.asyInterval.isEmpty() ? slotNs : Quantities.parseNanos(options.asyInterval);
         final List<String> traffics = list(options.traffic, "uniform");

@@ -1,6 +1,7 @@
 package io.pfabric.bench.sim;
 
 import io.pfabric.common.control.ControlMessageFlyweight;
+import io.pfabric.common.control.Timeslots;
 import io.pfabric.controllerd.syn.DemandTable;
 import io.pfabric.controllerd.syn.GrantHandler;
 import io.pfabric.controllerd.syn.LeafSpineFabric;
@@ -52,7 +53,7 @@ public final class SynControl implements Simulator.SimControl
     public SynControl(final SimFabric fabric, final Metric metric, final long delayNs)
     {
         this.hostCount = fabric.hosts();
-        this.slotNs = slotNs(fabric.edgeRateBitsPerSec());
+        this.slotNs = Timeslots.slotNs(fabric.edgeRateBitsPerSec());
         this.delayNs = delayNs;
         this.lead = (int)((delayNs + slotNs - 1) / slotNs);
         final int perLink = fabric.spines() > 0 ?
@@ -69,17 +70,6 @@ public final class SynControl implements Simulator.SimControl
             grantRing[at][grantCount[at]++] = (long)src << 32 | (long)dst << 16 | (spine + 1);
             grants++;
         };
-    }
-
-    /**
-     * A slot: one 1500-byte packet with FCS, preamble and gap at the host link rate.
-     *
-     * @param edgeRateBitsPerSec host link rate.
-     * @return nanoseconds.
-     */
-    public static long slotNs(final long edgeRateBitsPerSec)
-    {
-        return (1500 + SyncWorkload.WIRE_OVERHEAD) * 8L * 1_000_000_000L / edgeRateBitsPerSec;
     }
 
     /**

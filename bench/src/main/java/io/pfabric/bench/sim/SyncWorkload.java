@@ -2,6 +2,7 @@ package io.pfabric.bench.sim;
 
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.switchd.egress.EgressPacer;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,10 +32,6 @@ public final class SyncWorkload
      */
     public static final double MEAN_FLOW_BYTES = 46_000;
 
-    /**
-     * Bytes of FCS, preamble and gap per packet.
-     */
-    public static final int WIRE_OVERHEAD = 24;
 
     /**
      * The traffic matrix.
@@ -106,7 +103,7 @@ public final class SyncWorkload
             throw new IllegalArgumentException("need 2 hosts, and a fan-in of 1 to hosts - 1");
         }
         final double flowsPerSecPerHost = load * linkRateBitsPerSec /
-            (meanPackets(mix) * (mix.meanFrameLength() + WIRE_OVERHEAD) * 8);
+            (meanPackets(mix) * (mix.meanFrameLength() + EgressPacer.WIRE_OVERHEAD_LENGTH) * 8);
         final SplittableRandom random = new SplittableRandom(seed);
         final List<long[]> raw = new ArrayList<>(flowCount);
         double nowNs = 0;

@@ -1,5 +1,6 @@
 package io.pfabric.bench.sim;
 
+import io.pfabric.common.control.Timeslots;
 import io.pfabric.controllerd.syn.Metric;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -35,7 +36,7 @@ class SyncSchemesTest
     void loneSynFlowTakesTheSlotsItNeedsAndCompletes()
     {
         final SimFabric fabric = small();
-        final SynControl control = new SynControl(fabric, Metric.OCF, SynControl.slotNs(GBPS));
+        final SynControl control = new SynControl(fabric, Metric.OCF, Timeslots.slotNs(GBPS));
         final Simulator simulator = syn(fabric, control);
         final int segments = 20;
         final Simulator.Result result = simulator.run(
@@ -55,7 +56,7 @@ class SyncSchemesTest
     void synNeverPutsTwoPacketsOnOneSpineLinkInASlot()
     {
         final SimFabric fabric = small();
-        final SynControl control = new SynControl(fabric, Metric.SRJF, SynControl.slotNs(GBPS));
+        final SynControl control = new SynControl(fabric, Metric.SRJF, Timeslots.slotNs(GBPS));
         final Simulator simulator = syn(fabric, control);
         final long slotNs = control.slotNs();
         final Map<Long, Integer> perUplinkSlot = new HashMap<>();
@@ -85,7 +86,7 @@ class SyncSchemesTest
     void asyNeverExceedsAHostLinksRate()
     {
         final SimFabric fabric = new SimFabric(2, 4, 2, GBPS, 10 * GBPS, 2_700, 200, 36_000, "pfabric");
-        final long slotNs = SynControl.slotNs(GBPS);
+        final long slotNs = Timeslots.slotNs(GBPS);
         final AsyControl control = new AsyControl(fabric, slotNs, slotNs);
         final Simulator simulator = new Simulator(fabric, Simulator.Scheme.CONTROLLED,
             SyncRun.configuration(fabric, true), 1, control, PacketSizeMix.BIMODAL);
