@@ -17,7 +17,6 @@ import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.testbed.FabricRunner;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -114,16 +113,7 @@ class ControlledLoopbackFabricTest
             final String name = topology.hosts().get(i).name();
             final Map<Long, byte[]> messages = new ConcurrentHashMap<>();
             received.put(name, messages);
-            final TransportListener listener = new TransportListener()
-            {
-                public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message,
-                    final int length)
-                {
-                    final byte[] bytes = new byte[length];
-                    message.getBytes(0, bytes);
-                    messages.put(flowId, bytes);
-                }
-            };
+            final TransportListener listener = MessageRecorder.into(messages);
             final HostControlOptions control = HostControlOptions.of(mode, hostsSendTo,
                 hostControl.get(i), KEY).withSilenceNs(silenceNs);
             hosts.add(HostDaemon.start(topology, name,

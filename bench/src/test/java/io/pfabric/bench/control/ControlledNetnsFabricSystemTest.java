@@ -16,7 +16,6 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
-import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,16 +78,7 @@ class ControlledNetnsFabricSystemTest
             final String name = "h" + i;
             final Map<Long, byte[]> messages = new ConcurrentHashMap<>();
             received.put(name, messages);
-            final TransportListener listener = new TransportListener()
-            {
-                public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message,
-                    final int length)
-                {
-                    final byte[] bytes = new byte[length];
-                    message.getBytes(0, bytes);
-                    messages.put(flowId, bytes);
-                }
-            };
+            final TransportListener listener = MessageRecorder.into(messages);
             final HostControlOptions control = HostControlOptions.of(mode, controllerAddress,
                 new InetSocketAddress(ControllerConfiguration.DEFAULT_HOST_CONTROL_PORT), KEY).withSilenceNs(SILENCE_NS);
             hosts.add(HostDaemon.start(topology, name,
