@@ -36,7 +36,7 @@ final class LossyControlRelay implements AutoCloseable
      * @param targets       one socket is bound per target, forwarding to it.
      * @param lossRate      fraction of datagrams dropped.
      * @param duplicateRate fraction sent twice.
-     * @param forgeries     datagrams the forger sends to every target now and then.
+     * @param forgeries     datagrams the forger sends to every target in its first round and every 2,000th after.
      * @throws IOException if a socket cannot be bound.
      */
     LossyControlRelay(final List<InetSocketAddress> targets, final double lossRate, final double duplicateRate,
@@ -120,7 +120,7 @@ final class LossyControlRelay implements AutoCloseable
                     }
                     held.clear();
                 }
-                if (++round % 2_000 == 0)
+                if (round++ % 2_000 == 0)
                 {
                     for (final InetSocketAddress target : targets)
                     {
