@@ -3,27 +3,58 @@ package io.pfabric.bench.sim;
 import java.util.Arrays;
 
 /**
- * The simulator's future events: a 4-ary min-heap on (time, order) with each entry's time, order and packed
- * (kind, node, arg) side by side in one primitive array, so that a level of the heap is one or two cache lines and
- * scheduling allocates nothing once the array has grown to the run's peak. An event's order is the count of events
- * scheduled or reserved before it, so events at the same time come out in the order they were scheduled, which keeps
- * a run deterministic; {@link #reserveOrder()} lets the simulator take an event's place in that order now and
- * schedule it later only if it turns out to be needed.
+ * The simulator's future events, in the order of (time, order): an event's order is the count of events scheduled or
+ * reserved before it, so events at the same time come out in the order they were scheduled, which keeps a run
+ * deterministic; {@link #reserveOrder()} lets the simulator take an event's place in that order now and schedule it
+ * later only if it turns out to be needed.
+ * <p>
+ * Nearly every event of a packet-level run falls within a few tens of microseconds of the present (a hop, a
+ * transmission, a timeout), and there are more than one per nanosecond of virtual time, so the near future is a
+ * wheel of {@value #WHEEL_SLOTS} one-nanosecond buckets from the time of the last event taken: an event in the
+ * wheel costs a push onto its bucket's list (kept in order, almost always by appending) and a scan of a bitmap to
+ * find the next non-empty bucket, where a heap pays a sift through several levels of unpredictable comparisons. An
+ * event further ahead, or earlier than the last taken, waits in a 4-ary min-heap, and {@link #poll()} takes the
+ * earlier of the wheel's next event and the heap's. Nothing is allocated once the node pool and the heap have grown
+ * to the run's peak.
  */
 final class EventQueue
 {
+    private static final int WHEEL_BITS = 16;
+    private static final int WHEEL_SLOTS = 1 << WHEEL_BITS;
+    private static final int WHEEL_MASK = WHEEL_SLOTS - 1;
+    private static final int WORDS = WHEEL_SLOTS / Long.SIZE;
+    private static final int NONE = -1;
+
     private static final int STRIDE = 3;
     private static final int ARITY = 4;
     private static final int NODE_BITS = 24;
     private static final int MAX_NODE = (1 << NODE_BITS) - 1;
 
-    private long[] entries = new long[STRIDE * 1024];
-    private int size;
+    private final int[] bucketHead = new int[WHEEL_SLOTS];
+    private final int[] bucketTail = new int[WHEEL_SLOTS];
+    private final long[] occupied = new long[WORDS];
+    private long[] nodeOrder = new long[1024];
+    private long[] nodePayload = new long[1024];
+    private int[] nodeNext = new int[1024];
+    private int nodeAllocated;
+    private int freeNode = NONE;
+    private int wheelSize;
+    private long cursorNs;
+
+    private long[] heap = new long[STRIDE * 64];
+    private int heapSize;
+
     private long nextOrder;
 
     private long polledTimeNs;
     private long polledOrder;
     private long polledPayload;
+
+    EventQueue()
+    {
+        Arrays.fill(bucketHead, NONE);
+        Arrays.fill(bucketTail, NONE);
+    }
 
     /**
      * Schedule an event after every event scheduled so far at the same time.
@@ -77,13 +108,185 @@ final class EventQueue
         {
             throw new IllegalArgumentException("node out of range: " + node);
         }
-        if (STRIDE * (size + 1) > entries.length)
-        {
-            entries = Arrays.copyOf(entries, entries.length * 2);
-        }
-        final long[] e = entries;
         final long payload = ((long)kind << (32 + NODE_BITS)) | ((long)node << 32) | (arg & 0xFFFF_FFFFL);
-        int i = size++;
+        final long aheadNs = timeNs - cursorNs;
+        if (aheadNs >= 0 && aheadNs < WHEEL_SLOTS)
+        {
+            addToWheel((int)(timeNs & WHEEL_MASK), order, payload);
+        }
+        else
+        {
+            addToHeap(timeNs, order, payload);
+        }
+    }
+
+    /**
+     * Whether no event is pending.
+     *
+     * @return true if empty.
+     */
+    boolean isEmpty()
+    {
+        return 0 == wheelSize && 0 == heapSize;
+    }
+
+    /**
+     * Events pending.
+     *
+     * @return the count.
+     */
+    int size()
+    {
+        return wheelSize + heapSize;
+    }
+
+    /**
+     * Take the earliest event; read it with {@link #timeNs()}, {@link #order()}, {@link #kind()}, {@link #node()},
+     * {@link #arg()}. There must be one.
+     */
+    void poll()
+    {
+        if (0 == wheelSize)
+        {
+            pollHeap();
+            return;
+        }
+        final int bucket = nextOccupiedBucket();
+        final long wheelTimeNs = cursorNs + ((bucket - (int)(cursorNs & WHEEL_MASK)) & WHEEL_MASK);
+        final int head = bucketHead[bucket];
+        if (heapSize > 0)
+        {
+            final long heapTimeNs = heap[0];
+            if (heapTimeNs < wheelTimeNs || (heapTimeNs == wheelTimeNs && heap[1] < nodeOrder[head]))
+            {
+                pollHeap();
+                return;
+            }
+        }
+        polledTimeNs = wheelTimeNs;
+        polledOrder = nodeOrder[head];
+        polledPayload = nodePayload[head];
+        final int next = nodeNext[head];
+        bucketHead[bucket] = next;
+        if (NONE == next)
+        {
+            bucketTail[bucket] = NONE;
+            occupied[bucket >>> 6] &= ~(1L << bucket);
+        }
+        nodeNext[head] = freeNode;
+        freeNode = head;
+        wheelSize--;
+        cursorNs = wheelTimeNs;
+    }
+
+    long timeNs()
+    {
+        return polledTimeNs;
+    }
+
+    long order()
+    {
+        return polledOrder;
+    }
+
+    int kind()
+    {
+        return (int)(polledPayload >>> (32 + NODE_BITS));
+    }
+
+    int node()
+    {
+        return (int)(polledPayload >>> 32) & MAX_NODE;
+    }
+
+    int arg()
+    {
+        return (int)polledPayload;
+    }
+
+    private void addToWheel(final int bucket, final long order, final long payload)
+    {
+        final int node = newNode();
+        nodeOrder[node] = order;
+        nodePayload[node] = payload;
+        final int tail = bucketTail[bucket];
+        if (NONE == tail)
+        {
+            nodeNext[node] = NONE;
+            bucketHead[bucket] = node;
+            bucketTail[bucket] = node;
+            occupied[bucket >>> 6] |= 1L << bucket;
+        }
+        else if (nodeOrder[tail] < order)
+        {
+            nodeNext[node] = NONE;
+            nodeNext[tail] = node;
+            bucketTail[bucket] = node;
+        }
+        else
+        {
+            int previous = NONE;
+            int current = bucketHead[bucket];
+            while (nodeOrder[current] < order)
+            {
+                previous = current;
+                current = nodeNext[current];
+            }
+            nodeNext[node] = current;
+            if (NONE == previous)
+            {
+                bucketHead[bucket] = node;
+            }
+            else
+            {
+                nodeNext[previous] = node;
+            }
+        }
+        wheelSize++;
+    }
+
+    private int newNode()
+    {
+        final int node = freeNode;
+        if (NONE != node)
+        {
+            freeNode = nodeNext[node];
+            return node;
+        }
+        if (nodeAllocated == nodeOrder.length)
+        {
+            final int capacity = 2 * nodeAllocated;
+            nodeOrder = Arrays.copyOf(nodeOrder, capacity);
+            nodePayload = Arrays.copyOf(nodePayload, capacity);
+            nodeNext = Arrays.copyOf(nodeNext, capacity);
+        }
+        return nodeAllocated++;
+    }
+
+    /**
+     * The first non-empty bucket at or after the cursor's, going round the wheel once; the wheel is not empty.
+     */
+    private int nextOccupiedBucket()
+    {
+        final int start = (int)(cursorNs & WHEEL_MASK);
+        int word = start >>> 6;
+        long bits = occupied[word] & (-1L << start);
+        while (0 == bits)
+        {
+            word = (word + 1) & (WORDS - 1);
+            bits = occupied[word];
+        }
+        return (word << 6) + Long.numberOfTrailingZeros(bits);
+    }
+
+    private void addToHeap(final long timeNs, final long order, final long payload)
+    {
+        if (STRIDE * (heapSize + 1) > heap.length)
+        {
+            heap = Arrays.copyOf(heap, heap.length * 2);
+        }
+        final long[] e = heap;
+        int i = heapSize++;
         while (i > 0)
         {
             final int parent = (i - 1) / ARITY;
@@ -105,37 +308,17 @@ final class EventQueue
         e[c + 2] = payload;
     }
 
-    /**
-     * Whether no event is pending.
-     *
-     * @return true if empty.
-     */
-    boolean isEmpty()
+    private void pollHeap()
     {
-        return 0 == size;
-    }
-
-    /**
-     * Events pending.
-     *
-     * @return the count.
-     */
-    int size()
-    {
-        return size;
-    }
-
-    /**
-     * Take the earliest event; read it with {@link #timeNs()}, {@link #order()}, {@link #kind()}, {@link #node()},
-     * {@link #arg()}.
-     */
-    void poll()
-    {
-        final long[] e = entries;
+        final long[] e = heap;
         polledTimeNs = e[0];
         polledOrder = e[1];
         polledPayload = e[2];
-        final int last = --size;
+        if (polledTimeNs > cursorNs)
+        {
+            cursorNs = polledTimeNs;
+        }
+        final int last = --heapSize;
         if (0 == last)
         {
             return;
@@ -183,30 +366,5 @@ final class EventQueue
         e[s] = time;
         e[s + 1] = order;
         e[s + 2] = payload;
-    }
-
-    long timeNs()
-    {
-        return polledTimeNs;
-    }
-
-    long order()
-    {
-        return polledOrder;
-    }
-
-    int kind()
-    {
-        return (int)(polledPayload >>> (32 + NODE_BITS));
-    }
-
-    int node()
-    {
-        return (int)(polledPayload >>> 32) & MAX_NODE;
-    }
-
-    int arg()
-    {
-        return (int)polledPayload;
     }
 }
