@@ -903,9 +903,7 @@ public final class Simulator
                 flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
                 payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
             }
-            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength);
-            packets.pathHint(packet, pathHint);
-            packets.contentLength(packet, length);
+            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint);
             sentPackets++;
             offer(switches.length - 1, index, packet);
             return true;
@@ -949,7 +947,7 @@ public final class Simulator
         Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
             final boolean towardHost, final int peer)
         {
-            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY)
+            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY, storedLength)
                 .dropHandler((buffer, offset, length, reason) ->
                     packets.release(buffer.getInt(offset + handleOffsetInStored)));
             this.pacer = new EgressPacer(rateBitsPerSec, 1);
@@ -961,19 +959,20 @@ public final class Simulator
 
     /**
      * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
-     * each frame, what the switches read from it (its length, destination, priority and flow id) and its payload's
-     * length.
+     * each frame, what the switches read from it (its length, destination, priority and flow id), its payload's
+     * length, its path hint and the length of its content, packed in four longs so that a hop reads one cache line.
      */
     private static final class PacketPool
     {
+        private static final int STRIDE = 4;
+        private static final int PRIORITY = 0;
+        private static final int FLOW_ID = 1;
+        private static final int LENGTH_AND_DESTINATION = 2;
+        private static final int HINT_CONTENT_AND_PAYLOAD = 3;
+        private static final int SHORT_MASK = 0xFFFF;
+
         private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
-        private int[] lengths = new int[1024];
-        private int[] destinations = new int[1024];
-        private long[] priorities = new long[1024];
-        private long[] flowIds = new long[1024];
-        private int[] payloadLengths = new int[1024];
-        private int[] pathHints = new int[1024];
-        private int[] contentLengths = new int[1024];
+        private long[] descriptions = new long[STRIDE * 1024];
         private int[] free = new int[1024];
         private int freeCount;
         private int allocated;
@@ -988,13 +987,7 @@ public final class Simulator
             {
                 final int capacity = allocated * 2;
                 frames = Arrays.copyOf(frames, capacity);
-                lengths = Arrays.copyOf(lengths, capacity);
-                destinations = Arrays.copyOf(destinations, capacity);
-                priorities = Arrays.copyOf(priorities, capacity);
-                flowIds = Arrays.copyOf(flowIds, capacity);
-                payloadLengths = Arrays.copyOf(payloadLengths, capacity);
-                pathHints = Arrays.copyOf(pathHints, capacity);
-                contentLengths = Arrays.copyOf(contentLengths, capacity);
+                descriptions = Arrays.copyOf(descriptions, STRIDE * capacity);
                 free = Arrays.copyOf(free, capacity);
             }
             frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
@@ -1013,57 +1006,61 @@ public final class Simulator
 
         int length(final int packet)
         {
-            return lengths[packet];
+            return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32);
         }
 
         int destination(final int packet)
         {
-            return destinations[packet];
+            return (int)descriptions[STRIDE * packet + LENGTH_AND_DESTINATION];
         }
 
         long priority(final int packet)
         {
-            return priorities[packet];
+            return descriptions[STRIDE * packet + PRIORITY];
         }
 
         long flowId(final int packet)
         {
-            return flowIds[packet];
+            return descriptions[STRIDE * packet + FLOW_ID];
         }
 
         int payloadLength(final int packet)
         {
-            return payloadLengths[packet];
-        }
-
-        int pathHint(final int packet)
-        {
-            return pathHints[packet];
-        }
-
-        void pathHint(final int packet, final int hint)
-        {
-            pathHints[packet] = hint;
+            return (int)descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] & SHORT_MASK;
         }
 
         int contentLength(final int packet)
         {
-            return contentLengths[packet];
+            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >>> 16) & SHORT_MASK;
         }
 
-        void contentLength(final int packet, final int length)
+        int pathHint(final int packet)
         {
-            contentLengths[packet] = length;
+            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >> 32);
         }
 
+        /**
+         * Describe a frame about to leave its host.
+         *
+         * @param packet        the frame.
+         * @param length        its length in queues and pacers, without FCS, preamble and gap.
+         * @param destination   the receiving host.
+         * @param priority      its pFabric priority, 0 for the baselines.
+         * @param flowId        its flow.
+         * @param payloadLength its payload bytes, 0 for ACKs and probes; below 2^16.
+         * @param contentLength bytes after the simulator's headers; below 2^16.
+         * @param pathHint      the spine it asks for, or -1.
+         */
         void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
-            final int payloadLength)
+            final int payloadLength, final int contentLength, final int pathHint)
         {
-            payloadLengths[packet] = payloadLength;
-            lengths[packet] = length;
-            destinations[packet] = destination;
-            priorities[packet] = priority;
-            flowIds[packet] = flowId;
+            final int base = STRIDE * packet;
+            final long[] d = descriptions;
+            d[base + PRIORITY] = priority;
+            d[base + FLOW_ID] = flowId;
+            d[base + LENGTH_AND_DESTINATION] = ((long)length << 32) | (destination & 0xFFFF_FFFFL);
+            d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
+                (payloadLength & SHORT_MASK);
         }
     }
 }

@@ -54,12 +54,28 @@ public enum DisciplineKind
      */
     public QueueDiscipline newQueue(final long capacityLength, final int maxFrameLength)
     {
+        return newQueue(capacityLength, maxFrameLength, maxFrameLength);
+    }
+
+    /**
+     * A new queue of this discipline with its default parameters that stores at most the first bytes of each frame
+     * ({@link QueueDiscipline#enqueue(org.agrona.DirectBuffer, int, int, int, long, long)}).
+     *
+     * @param capacityLength  bytes the buffer may hold.
+     * @param maxFrameLength  longest frame accepted.
+     * @param maxStoredLength most bytes of a frame stored, 8 to {@code maxFrameLength}.
+     * @return the queue.
+     */
+    public QueueDiscipline newQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
+    {
         return switch (this)
         {
-            case PFABRIC -> new PfabricQueue(capacityLength, maxFrameLength);
-            case DROPTAIL -> new DropTailQueue(capacityLength, maxFrameLength);
-            case ECN -> new EcnQueue(capacityLength, maxFrameLength, EcnQueue.DEFAULT_MARKING_THRESHOLD_LENGTH);
-            case STRICT -> new StrictPriorityQueue(capacityLength, maxFrameLength, StrictPriorityQueue.DEFAULT_THRESHOLDS);
+            case PFABRIC -> new PfabricQueue(capacityLength, maxFrameLength, maxStoredLength);
+            case DROPTAIL -> new DropTailQueue(capacityLength, maxFrameLength, maxStoredLength);
+            case ECN -> new EcnQueue(
+                capacityLength, maxFrameLength, maxStoredLength, EcnQueue.DEFAULT_MARKING_THRESHOLD_LENGTH);
+            case STRICT -> new StrictPriorityQueue(
+                capacityLength, maxFrameLength, maxStoredLength, StrictPriorityQueue.DEFAULT_THRESHOLDS);
         };
     }
 

@@ -39,7 +39,19 @@ public class DropTailQueue extends QueueDiscipline
      */
     public DropTailQueue(final long capacityLength, final int maxFrameLength)
     {
-        super(capacityLength, maxFrameLength);
+        this(capacityLength, maxFrameLength, maxFrameLength);
+    }
+
+    /**
+     * A drop-tail queue that stores at most the first bytes of each frame.
+     *
+     * @param capacityLength  bytes the buffer may hold.
+     * @param maxFrameLength  longest frame accepted.
+     * @param maxStoredLength most bytes of a frame stored.
+     */
+    public DropTailQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
+    {
+        super(capacityLength, maxFrameLength, maxStoredLength);
         ring = new int[slab.slotCount()];
     }
 

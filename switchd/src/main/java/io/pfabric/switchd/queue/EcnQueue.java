@@ -45,7 +45,22 @@ public final class EcnQueue extends DropTailQueue
      */
     public EcnQueue(final long capacityLength, final int maxFrameLength, final long markingThresholdLength)
     {
-        super(capacityLength, maxFrameLength);
+        this(capacityLength, maxFrameLength, maxFrameLength, markingThresholdLength);
+    }
+
+    /**
+     * An ECN-marking queue that stores at most the first bytes of each frame (its Ethernet and IPv4 headers at
+     * least, where the mark goes).
+     *
+     * @param capacityLength         bytes the buffer may hold.
+     * @param maxFrameLength         longest frame accepted.
+     * @param maxStoredLength        most bytes of a frame stored.
+     * @param markingThresholdLength K, in bytes.
+     */
+    public EcnQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
+        final long markingThresholdLength)
+    {
+        super(capacityLength, maxFrameLength, maxStoredLength);
         if (markingThresholdLength < 0)
         {
             throw new IllegalArgumentException("markingThresholdLength must not be negative: " + markingThresholdLength);

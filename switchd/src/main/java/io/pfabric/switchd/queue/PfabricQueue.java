@@ -121,13 +121,32 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public PfabricQueue(final long capacityLength, final int maxFrameLength, final Structure structure)
     {
-        this(capacityLength, maxFrameLength, SEQUENCE_BITS, structure);
+        this(capacityLength, maxFrameLength, maxFrameLength, SEQUENCE_BITS, structure);
+    }
+
+    /**
+     * A pFabric queue that stores at most the first bytes of each frame, with the structure that suits its size.
+     *
+     * @param capacityLength  bytes the buffer may hold.
+     * @param maxFrameLength  longest frame accepted.
+     * @param maxStoredLength most bytes of a frame stored.
+     */
+    public PfabricQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
+    {
+        this(capacityLength, maxFrameLength, maxStoredLength, SEQUENCE_BITS,
+            Structure.forBuffer(capacityLength, maxFrameLength));
     }
 
     PfabricQueue(
         final long capacityLength, final int maxFrameLength, final int sequenceBits, final Structure structure)
     {
-        super(capacityLength, maxFrameLength);
+        this(capacityLength, maxFrameLength, maxFrameLength, sequenceBits, structure);
+    }
+
+    private PfabricQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
+        final int sequenceBits, final Structure structure)
+    {
+        super(capacityLength, maxFrameLength, maxStoredLength);
         final int slots = slab.slotCount();
         if (sequenceBits > SEQUENCE_BITS || (1L << sequenceBits) <= slots)
         {

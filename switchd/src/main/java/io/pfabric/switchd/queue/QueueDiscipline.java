@@ -32,6 +32,7 @@ public abstract class QueueDiscipline
     protected final QueueCounters counters = new QueueCounters();
     protected final long capacityLength;
     protected final int maxFrameLength;
+    private final int maxStoredLength;
     protected long byteCount;
     protected int packetCount;
     private DropHandler dropHandler = DropHandler.NONE;
@@ -45,10 +46,29 @@ public abstract class QueueDiscipline
      */
     protected QueueDiscipline(final long capacityLength, final int maxFrameLength)
     {
+        this(capacityLength, maxFrameLength, maxFrameLength);
+    }
+
+    /**
+     * Allocate a buffer whose slots hold at most the first bytes of a frame, for an owner that stores only a frame's
+     * headers or a handle to it ({@link #enqueue(DirectBuffer, int, int, int, long, long)}); small slots keep the
+     * frames of a queue on a few cache lines. A frame offered with more bytes to store is dropped as of bad length.
+     *
+     * @param capacityLength  bytes the buffer may hold.
+     * @param maxFrameLength  longest frame accepted, in bytes.
+     * @param maxStoredLength most bytes of a frame stored, 8 to {@code maxFrameLength}.
+     */
+    protected QueueDiscipline(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
+    {
         if (maxFrameLength < MIN_FRAME_LENGTH || capacityLength < maxFrameLength)
         {
             throw new IllegalArgumentException("need " + MIN_FRAME_LENGTH + " <= maxFrameLength <= capacityLength, got " +
                 maxFrameLength + " and " + capacityLength);
+        }
+        if (maxStoredLength < Long.BYTES || maxStoredLength > maxFrameLength)
+        {
+            throw new IllegalArgumentException(
+                "need 8 <= maxStoredLength <= maxFrameLength, got " + maxStoredLength + " and " + maxFrameLength);
         }
         final long slotCount = capacityLength / MIN_FRAME_LENGTH + 1;
         if (slotCount > Integer.MAX_VALUE / 2)
@@ -57,7 +77,8 @@ public abstract class QueueDiscipline
         }
         this.capacityLength = capacityLength;
         this.maxFrameLength = maxFrameLength;
-        this.slab = new PacketSlab((int)slotCount, maxFrameLength);
+        this.maxStoredLength = maxStoredLength;
+        this.slab = new PacketSlab((int)slotCount, maxStoredLength);
     }
 
     /**
@@ -84,7 +105,7 @@ public abstract class QueueDiscipline
      *
      * @param src          holding the frame.
      * @param srcOffset    of the frame in src.
-     * @param storedLength bytes of the frame to copy, 1 to {@code length}.
+     * @param storedLength bytes of the frame to copy, 1 to {@code length} and at most the queue's stored length.
      * @param length       of the whole frame in bytes.
      * @param priority     smaller is more urgent; saturated to [0, {@link #MAX_PRIORITY}].
      * @param flowId       identity of the frame's flow.
@@ -98,7 +119,8 @@ public abstract class QueueDiscipline
         final long priority,
         final long flowId)
     {
-        if (length <= 0 || length > maxFrameLength || storedLength <= 0 || storedLength > length)
+        if (length <= 0 || length > maxFrameLength || storedLength <= 0 || storedLength > length ||
+            storedLength > maxStoredLength)
         {
             drop(src, srcOffset, length, DropReason.BAD_LENGTH);
             return false;

@@ -51,7 +51,21 @@ public final class StrictPriorityQueue extends QueueDiscipline
      */
     public StrictPriorityQueue(final long capacityLength, final int maxFrameLength, final long[] thresholds)
     {
-        super(capacityLength, maxFrameLength);
+        this(capacityLength, maxFrameLength, maxFrameLength, thresholds);
+    }
+
+    /**
+     * A strict-priority queue that stores at most the first bytes of each frame.
+     *
+     * @param capacityLength  bytes the buffer may hold, shared by all bands.
+     * @param maxFrameLength  longest frame accepted.
+     * @param maxStoredLength most bytes of a frame stored.
+     * @param thresholds      strictly increasing priority numbers that split the bands.
+     */
+    public StrictPriorityQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
+        final long[] thresholds)
+    {
+        super(capacityLength, maxFrameLength, maxStoredLength);
         for (int i = 1; i < thresholds.length; i++)
         {
             if (thresholds[i] <= thresholds[i - 1])
