@@ -30,12 +30,14 @@ final class EventQueue
     private static final int NODE_BITS = 24;
     private static final int MAX_NODE = (1 << NODE_BITS) - 1;
 
-    private final int[] bucketHead = new int[WHEEL_SLOTS];
-    private final int[] bucketTail = new int[WHEEL_SLOTS];
+    private static final int NODE_STRIDE = 3;
+    private static final int ORDER = 0;
+    private static final int PAYLOAD = 1;
+    private static final int NEXT = 2;
+
+    private final int[] buckets = new int[2 * WHEEL_SLOTS];
     private final long[] occupied = new long[WORDS];
-    private long[] nodeOrder = new long[1024];
-    private long[] nodePayload = new long[1024];
-    private int[] nodeNext = new int[1024];
+    private long[] nodes = new long[NODE_STRIDE * 1024];
     private int nodeAllocated;
     private int freeNode = NONE;
     private int wheelSize;
@@ -52,8 +54,7 @@ final class EventQueue
 
     EventQueue()
     {
-        Arrays.fill(bucketHead, NONE);
-        Arrays.fill(bucketTail, NONE);
+        Arrays.fill(buckets, NONE);
     }
 
     /**
@@ -153,27 +154,29 @@ final class EventQueue
         }
         final int bucket = nextOccupiedBucket();
         final long wheelTimeNs = cursorNs + ((bucket - (int)(cursorNs & WHEEL_MASK)) & WHEEL_MASK);
-        final int head = bucketHead[bucket];
+        final long[] n = nodes;
+        final int head = buckets[2 * bucket];
+        final int h = NODE_STRIDE * head;
         if (heapSize > 0)
         {
             final long heapTimeNs = heap[0];
-            if (heapTimeNs < wheelTimeNs || (heapTimeNs == wheelTimeNs && heap[1] < nodeOrder[head]))
+            if (heapTimeNs < wheelTimeNs || (heapTimeNs == wheelTimeNs && heap[1] < n[h + ORDER]))
             {
                 pollHeap();
                 return;
             }
         }
         polledTimeNs = wheelTimeNs;
-        polledOrder = nodeOrder[head];
-        polledPayload = nodePayload[head];
-        final int next = nodeNext[head];
-        bucketHead[bucket] = next;
+        polledOrder = n[h + ORDER];
+        polledPayload = n[h + PAYLOAD];
+        final int next = (int)n[h + NEXT];
+        buckets[2 * bucket] = next;
         if (NONE == next)
         {
-            bucketTail[bucket] = NONE;
+            buckets[2 * bucket + 1] = NONE;
             occupied[bucket >>> 6] &= ~(1L << bucket);
         }
-        nodeNext[head] = freeNode;
+        n[h + NEXT] = freeNode;
         freeNode = head;
         wheelSize--;
         cursorNs = wheelTimeNs;
@@ -207,58 +210,61 @@ final class EventQueue
     private void addToWheel(final int bucket, final long order, final long payload)
     {
         final int node = newNode();
-        nodeOrder[node] = order;
-        nodePayload[node] = payload;
-        final int tail = bucketTail[bucket];
+        final long[] n = nodes;
+        final int b = 2 * bucket;
+        final int self = NODE_STRIDE * node;
+        n[self + ORDER] = order;
+        n[self + PAYLOAD] = payload;
+        final int tail = buckets[b + 1];
         if (NONE == tail)
         {
-            nodeNext[node] = NONE;
-            bucketHead[bucket] = node;
-            bucketTail[bucket] = node;
+            n[self + NEXT] = NONE;
+            buckets[b] = node;
+            buckets[b + 1] = node;
             occupied[bucket >>> 6] |= 1L << bucket;
         }
-        else if (nodeOrder[tail] < order)
+        else if (n[NODE_STRIDE * tail + ORDER] < order)
         {
-            nodeNext[node] = NONE;
-            nodeNext[tail] = node;
-            bucketTail[bucket] = node;
+            n[self + NEXT] = NONE;
+            n[NODE_STRIDE * tail + NEXT] = node;
+            buckets[b + 1] = node;
         }
         else
         {
             int previous = NONE;
-            int current = bucketHead[bucket];
-            while (nodeOrder[current] < order)
+            int current = buckets[b];
+            while (n[NODE_STRIDE * current + ORDER] < order)
             {
                 previous = current;
-                current = nodeNext[current];
+                current = (int)n[NODE_STRIDE * current + NEXT];
             }
-            nodeNext[node] = current;
+            n[self + NEXT] = current;
             if (NONE == previous)
             {
-                bucketHead[bucket] = node;
+                buckets[b] = node;
             }
             else
             {
-                nodeNext[previous] = node;
+                n[NODE_STRIDE * previous + NEXT] = node;
             }
         }
         wheelSize++;
     }
 
+    /**
+     * A free node: the one freed last, whose line is likely still in cache.
+     */
     private int newNode()
     {
         final int node = freeNode;
         if (NONE != node)
         {
-            freeNode = nodeNext[node];
+            freeNode = (int)nodes[NODE_STRIDE * node + NEXT];
             return node;
         }
-        if (nodeAllocated == nodeOrder.length)
+        if (NODE_STRIDE * (nodeAllocated + 1) > nodes.length)
         {
-            final int capacity = 2 * nodeAllocated;
-            nodeOrder = Arrays.copyOf(nodeOrder, capacity);
-            nodePayload = Arrays.copyOf(nodePayload, capacity);
-            nodeNext = Arrays.copyOf(nodeNext, capacity);
+            nodes = Arrays.copyOf(nodes, 2 * nodes.length);
         }
         return nodeAllocated++;
     }
