@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,6 +88,7 @@ class ControllerDaemonTest
             ControlMessageFlyweight.TYPE_DEMAND, 1, 1_000, 0, 1_000);
         final long[] grants = new long[HOSTS];
         final long[] messages = new long[HOSTS];
+        final long[] clocks = new long[HOSTS];
         final List<Long> slotsToTwo = new ArrayList<>();
         final long deadline = System.nanoTime() + 20_000_000_000L;
         long sequence = 0;
@@ -109,7 +111,13 @@ class ControllerDaemonTest
                     messages[host]++;
                     for (int i = 0; i < message.entryCount(); i++)
                     {
-                        if (0 != (message.entryFlags(i) & ControlMessageFlyweight.FLAG_TOTAL))
+                        if (0 != (message.entryFlags(i) & ControlMessageFlyweight.FLAG_CLOCK))
+                        {
+                            assertEquals(0, i, "the clock comes first");
+                            assertEquals(controller.slotNs(), message.entryExtra(i), "the slot length");
+                            clocks[host]++;
+                        }
+                        else if (0 != (message.entryFlags(i) & ControlMessageFlyweight.FLAG_TOTAL))
                         {
                             ledgers[host].onGrantedTotal(2, message.entryValue(i));
                         }
@@ -131,6 +139,7 @@ class ControllerDaemonTest
         assertEquals(0, grants[2], "the forged demand granted nothing");
         assertEquals(40, slotsToTwo.stream().distinct().count(), "one slot per destination per slot");
         assertTrue(messages[2] >= 20, "heartbeats to an idle host");
+        assertArrayEquals(messages, clocks, "every GRANTS message names the slot clock");
         assertEquals(1, controller.inbox().unauthenticated());
         assertEquals(ledgers[0].lostGrants() + ledgers[1].lostGrants(), controller.counters().grantsDroppedLate(),
             "grants dropped late are found lost by the hosts\n" + summary);

@@ -12,13 +12,15 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *   4  host u16 (the host it is from, or for) | entry count u16
  *   8  sequence u64: strictly increasing per sender and epoch
  *  16  epoch u64: the sender's start, ns since the Unix epoch; a newer epoch restarts the receiver's window
- *  24  entries, 16 bytes each: peer u16 | spine u8 | flags u8 | reserved u32 | value u64
+ *  24  entries, 16 bytes each: peer u16 | spine u8 | flags u8 | extra u32 | value u64
  *  ..  HMAC-SHA256 of everything before it, 32 bytes
  * </pre>
  * The values are cumulative or absolute, never deltas, so that a lost or duplicated message is repaired by the next:
  * DEMAND carries the slots ever requested toward a peer; OFFER the offered rate in bits per second; GRANTS one entry
  * per granted slot (value = slot number, spine = path) plus, with {@link #FLAG_TOTAL}, the slots ever granted toward
- * a peer; RATES the rate granted toward a peer in bits per second.
+ * a peer; RATES the rate granted toward a peer in bits per second. Every GRANTS message from the controller starts
+ * with a {@link #FLAG_CLOCK} entry that says when its slots begin: value = the start of slot 0 on the controller's
+ * monotonic clock in ns, extra = the slot length in ns. {@code extra} is 0 in every other entry.
  */
 public final class ControlMessageFlyweight
 {
@@ -56,6 +58,12 @@ public final class ControlMessageFlyweight
      * Entry flag of a GRANTS entry whose value is the cumulative count of slots granted toward the peer.
      */
     public static final int FLAG_TOTAL = 0x01;
+
+    /**
+     * GRANTS entry flag: the controller's slot clock, value = start of slot 0 in ns on its monotonic clock
+     * ({@code System.nanoTime}, CLOCK_MONOTONIC), {@link #entryExtra extra} = slot length in ns.
+     */
+    public static final int FLAG_CLOCK = 0x02;
 
     /**
      * The spine of a GRANTS entry whose slot stays within one leaf: no path hint.
@@ -97,7 +105,7 @@ public final class ControlMessageFlyweight
     private static final int ENTRY_PEER_OFFSET = 0;
     private static final int ENTRY_SPINE_OFFSET = 2;
     private static final int ENTRY_FLAGS_OFFSET = 3;
-    private static final int ENTRY_RESERVED_OFFSET = 4;
+    private static final int ENTRY_EXTRA_OFFSET = 4;
     private static final int ENTRY_VALUE_OFFSET = 8;
 
     private MutableDirectBuffer buffer;
@@ -160,6 +168,23 @@ public final class ControlMessageFlyweight
      */
     public int appendEntry(final int peer, final int spine, final int flags, final long value)
     {
+        return appendEntry(peer, spine, flags, 0, value);
+    }
+
+    /**
+     * Append an entry with its 32-bit extra field (the slot length of a {@link #FLAG_CLOCK} entry); the caller keeps
+     * to {@link #MAX_ENTRIES}.
+     *
+     * @param peer  the other host.
+     * @param spine the path (GRANTS), else 0.
+     * @param flags entry flags.
+     * @param extra unsigned 32 bits.
+     * @param value the entry's value.
+     * @return the index of the entry.
+     * @throws IllegalStateException if the message is full.
+     */
+    public int appendEntry(final int peer, final int spine, final int flags, final long extra, final long value)
+    {
         final int index = entryCount();
         if (index >= MAX_ENTRIES)
         {
@@ -169,7 +194,7 @@ public final class ControlMessageFlyweight
         buffer.putShort(at + ENTRY_PEER_OFFSET, (short)peer, BIG_ENDIAN);
         buffer.putByte(at + ENTRY_SPINE_OFFSET, (byte)spine);
         buffer.putByte(at + ENTRY_FLAGS_OFFSET, (byte)flags);
-        buffer.putInt(at + ENTRY_RESERVED_OFFSET, 0, BIG_ENDIAN);
+        buffer.putInt(at + ENTRY_EXTRA_OFFSET, (int)extra, BIG_ENDIAN);
         buffer.putLong(at + ENTRY_VALUE_OFFSET, value, BIG_ENDIAN);
         buffer.putShort(offset + COUNT_OFFSET, (short)(index + 1), BIG_ENDIAN);
         return index;
@@ -306,6 +331,17 @@ public final class ControlMessageFlyweight
     public int entryFlags(final int index)
     {
         return buffer.getByte(entryOffset(index) + ENTRY_FLAGS_OFFSET) & 0xFF;
+    }
+
+    /**
+     * An entry's extra field: the slot length in ns of a {@link #FLAG_CLOCK} entry, else 0.
+     *
+     * @param index entry index.
+     * @return unsigned 32 bits.
+     */
+    public long entryExtra(final int index)
+    {
+        return buffer.getInt(entryOffset(index) + ENTRY_EXTRA_OFFSET, BIG_ENDIAN) & 0xFFFF_FFFFL;
     }
 
     /**

@@ -12,10 +12,11 @@ import java.util.Arrays;
 /**
  * SYN control, Fastpass-style. DEMAND entries (cumulative slots per destination) go into a {@link DemandTable}; the
  * {@link TimeslotAllocator} keeps allocation a few batches ahead of the current slot; each slot's grants leave, per
- * source host in GRANTS messages, {@code emitAheadSlots} before the slot starts, so that hosts sending on arrival
- * send about one packet per slot and no destination or spine gets more than it can take in a slot. Every GRANTS
- * message ends with a {@link ControlMessageFlyweight#FLAG_TOTAL} entry per destination it names (slots ever granted
- * toward it), and each host gets the totals at least every heartbeat, so a host repairs lost grants by asking again.
+ * source host in GRANTS messages, {@code emitAheadSlots} before the slot starts, and the hosts send on them in their
+ * slot, so that no destination or spine gets more than it can take in a slot. Every GRANTS message starts with a
+ * {@link ControlMessageFlyweight#FLAG_CLOCK} entry (when slot 0 starts and the slot length) and ends with a
+ * {@link ControlMessageFlyweight#FLAG_TOTAL} entry per destination it names (slots ever granted toward it), and each
+ * host gets the totals at least every heartbeat, so a host repairs lost grants by asking again.
  * <p>
  * Slot numbers count from the controller's start: slot {@code s} starts at {@code startNs + s * slotNs}.
  */
@@ -24,11 +25,11 @@ public final class SynControl implements ControlPolicy, GrantHandler
     private static final int MAX_BATCHES_PER_DUTY = 4;
 
     /**
-     * A grant whose slot began more than this many slots ago when the controller gets to send it (its thread was
-     * late) is not sent: sent late, it would add a burst to whatever the current slot carries. It is counted in the
+     * A grant whose slot began more than this many slots before the current one when the controller gets to send it
+     * (its thread was late) is not sent: its slot is over, and a host sends only in the slot. It is counted in the
      * cumulative total all the same, so the host finds it lost and asks again.
      */
-    public static final int LATE_SLOTS = 2;
+    public static final int LATE_SLOTS = 0;
 
     private final ControllerSession session;
     private final ControllerCounters counters;
@@ -301,7 +302,14 @@ public final class SynControl implements ControlPolicy, GrantHandler
     private ControlMessageFlyweight startGrants(final int src)
     {
         messageMark++;
-        return session.start(ControlMessageFlyweight.TYPE_GRANTS, src);
+        return startWithClock(src);
+    }
+
+    private ControlMessageFlyweight startWithClock(final int host)
+    {
+        final ControlMessageFlyweight message = session.start(ControlMessageFlyweight.TYPE_GRANTS, host);
+        message.appendEntry(host, 0, ControlMessageFlyweight.FLAG_CLOCK, slotNs, startNs);
+        return message;
     }
 
     private void finishGrants(final ControlMessageFlyweight message, final int src, final int touchedCount)
@@ -317,7 +325,7 @@ public final class SynControl implements ControlPolicy, GrantHandler
 
     private void sendTotals(final int host)
     {
-        ControlMessageFlyweight message = session.start(ControlMessageFlyweight.TYPE_GRANTS, host);
+        ControlMessageFlyweight message = startWithClock(host);
         for (int dst = 0; dst < hostCount; dst++)
         {
             final long total = grantedTotal[host * hostCount + dst];
@@ -329,7 +337,7 @@ public final class SynControl implements ControlPolicy, GrantHandler
             {
                 counters.heartbeatsSent++;
                 session.send();
-                message = session.start(ControlMessageFlyweight.TYPE_GRANTS, host);
+                message = startWithClock(host);
             }
             message.appendEntry(dst, 0, ControlMessageFlyweight.FLAG_TOTAL, total);
         }

@@ -23,7 +23,15 @@ import java.nio.ByteBuffer;
  * SYN: every report interval it reads the transport's backlog (packets each destination's flows could send now) and
  * raises its cumulative demand by what neither waiting grants nor slots already asked for cover; DEMAND carries the
  * totals when they change and every millisecond regardless. GRANTS feed {@link SynAdmission} and the
- * {@link GrantLedger}, whose cumulative totals reveal lost grants, asked for again. ASY: OFFER reports the line rate
+ * {@link GrantLedger}, whose cumulative totals reveal lost grants, asked for again. Each GRANTS message names the
+ * controller's slot clock ({@link ControlMessageFlyweight#FLAG_CLOCK}: the start of slot 0 on its monotonic clock and
+ * the slot length), which the host reads on its own: the two share {@code System.nanoTime} (CLOCK_MONOTONIC) when they
+ * run on one machine, as on the loopback and namespace testbeds; on separate machines the clocks would need to be
+ * synchronized (PTP, as Fastpass did). A grant admits one packet from the start of its slot until the grant lateness
+ * after it and expires unused after that, so a host that wakes late leaves the slot empty rather than sending into a
+ * later one; the expired grant no longer covers the packet it was for, which the next report asks for again. A grant
+ * in a message without a clock (from no controller that names one) is used on arrival, for the same lateness.
+ * ASY: OFFER reports the line rate
  * toward every destination with a flow in progress (0 otherwise), every interval; RATES, from the controller's newest
  * message only, set {@link AsyAdmission}'s buckets; packets take any path.
  * <p>
@@ -54,6 +62,9 @@ public final class HostControl implements Admission, AutoCloseable
     private final long reportIntervalNs;
     private final long heldBackWaitNs;
     private final long epochNs;
+    private final long grantLatenessNs;
+    private long slotClockStartNs;
+    private long slotClockNs;
     private final int[] sendable;
     private final int[] active;
     private final long[] reportedDemand;
@@ -89,11 +100,11 @@ public final class HostControl implements Admission, AutoCloseable
         this.linkRateBitsPerSec = linkRateBitsPerSec;
         this.authenticator = new ControlAuthenticator(options.key());
         this.inbox = ControlInbox.forHost(authenticator, localHost);
-        final long slotNs = Timeslots.slotNs(linkRateBitsPerSec);
+        final long slotNs = Timeslots.dataAndAckSlotNs(linkRateBitsPerSec);
+        grantLatenessNs = options.grantLatenessNs();
         if (ControlMode.SYN == mode)
         {
-            syn = new SynAdmission(hostCount, options.grantLifetimeNs() > 0 ?
-                options.grantLifetimeNs() : HostControlOptions.DEFAULT_GRANT_LIFETIME_SLOTS * slotNs);
+            syn = new SynAdmission(hostCount, grantLatenessNs > 0 ? grantLatenessNs : slotNs);
             ledger = new GrantLedger(hostCount);
             asy = null;
             reportIntervalNs = options.reportIntervalNs() > 0 ? options.reportIntervalNs() : slotNs;
@@ -207,13 +218,25 @@ public final class HostControl implements Admission, AutoCloseable
     /**
      * {@inheritDoc}
      * <p>
-     * SYN and fallback: in the control socket, woken by the next message (a grant); ASY: at most
-     * {@value #HELD_BACK_WAIT_NS} ns, since a bucket fills with time.
+     * SYN: in the control socket, woken by the next message or when the next grant held opens; fallback: woken by the
+     * next message; ASY: at most {@value #HELD_BACK_WAIT_NS} ns, since a bucket fills with time.
      */
     public int awaitHeldBack(final long nowNs, final long timeoutNs)
     {
         this.nowNs = nowNs;
-        final long waitNs = null != asy ? Math.min(timeoutNs, heldBackWaitNs) : timeoutNs;
+        long waitNs = timeoutNs;
+        if (null != asy)
+        {
+            waitNs = Math.min(timeoutNs, heldBackWaitNs);
+        }
+        else if (!fallback)
+        {
+            final long opensNs = syn.nextOpensNs(nowNs);
+            if (Long.MAX_VALUE != opensNs)
+            {
+                waitNs = Math.max(0, Math.min(timeoutNs, opensNs - nowNs));
+            }
+        }
         awaiting = true;
         try
         {
@@ -247,19 +270,32 @@ public final class HostControl implements Admission, AutoCloseable
         {
             for (int i = 0; i < count; i++)
             {
+                if (0 != (inbound.entryFlags(i) & ControlMessageFlyweight.FLAG_CLOCK) && inbound.entryExtra(i) > 0)
+                {
+                    slotClockStartNs = inbound.entryValue(i);
+                    slotClockNs = inbound.entryExtra(i);
+                }
+            }
+            for (int i = 0; i < count; i++)
+            {
+                final int flags = inbound.entryFlags(i);
+                if (0 != (flags & ControlMessageFlyweight.FLAG_CLOCK))
+                {
+                    continue;
+                }
                 final int destination = inbound.entryPeer(i);
                 if (destination >= hostCount || destination == localHost)
                 {
                     continue;
                 }
-                if (0 != (inbound.entryFlags(i) & ControlMessageFlyweight.FLAG_TOTAL))
+                if (0 != (flags & ControlMessageFlyweight.FLAG_TOTAL))
                 {
                     ledger.onGrantedTotal(destination, inbound.entryValue(i));
                 }
                 else
                 {
                     ledger.onGrant(destination);
-                    syn.onGrant(destination, inbound.entrySpine(i), nowNs);
+                    onSlotGrant(destination, inbound.entrySpine(i), inbound.entryValue(i));
                 }
             }
         }
@@ -274,6 +310,17 @@ public final class HostControl implements Admission, AutoCloseable
                 }
             }
         }
+    }
+
+    private void onSlotGrant(final int destination, final int spine, final long slot)
+    {
+        if (0 == slotClockNs)
+        {
+            syn.onGrant(destination, spine, nowNs);
+            return;
+        }
+        final long opensNs = Timeslots.slotStartNs(slotClockStartNs, slotClockNs, slot);
+        syn.onSlotGrant(destination, spine, opensNs, opensNs + (grantLatenessNs > 0 ? grantLatenessNs : slotClockNs));
     }
 
     private int reportDemand()
@@ -416,6 +463,14 @@ public final class HostControl implements Admission, AutoCloseable
     public ControlInbox inbox()
     {
         return inbox;
+    }
+
+    /**
+     * @return the slot length the controller named, ns; 0 before a GRANTS message named one.
+     */
+    public long slotClockNs()
+    {
+        return slotClockNs;
     }
 
     /**

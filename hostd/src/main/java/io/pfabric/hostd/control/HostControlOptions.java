@@ -14,7 +14,8 @@ import java.net.InetSocketAddress;
  * @param key              the shared key.
  * @param silenceNs        with no accepted message for this long the host falls back to plain pFabric.
  * @param reportIntervalNs how often demand (SYN) or offers (ASY) are reported; 0: one slot (SYN), 1 ms (ASY).
- * @param grantLifetimeNs  SYN: how long a grant may wait unused; 0: {@value #DEFAULT_GRANT_LIFETIME_SLOTS} slots.
+ * @param grantLatenessNs  SYN: how long after its slot starts a granted packet may still leave (a grant from a
+ *                         controller that names no slot clock: how long after it arrived); 0: one slot.
  * @param transport        Netty's epoll or io_uring for the control socket.
  */
 public record HostControlOptions(
@@ -24,18 +25,13 @@ public record HostControlOptions(
     byte[] key,
     long silenceNs,
     long reportIntervalNs,
-    long grantLifetimeNs,
+    long grantLatenessNs,
     NettyTransport transport)
 {
     /**
      * Default silence before falling back to pFabric: 50 ms.
      */
     public static final long DEFAULT_SILENCE_NS = 50_000_000L;
-
-    /**
-     * Default grant lifetime, in slots.
-     */
-    public static final int DEFAULT_GRANT_LIFETIME_SLOTS = 4;
 
     /**
      * Default ASY report interval: 1 ms.
@@ -51,16 +47,16 @@ public record HostControlOptions(
         {
             throw new IllegalArgumentException("control needs a mode, a controller address, a listen address and a key");
         }
-        if (silenceNs <= 0 || reportIntervalNs < 0 || grantLifetimeNs < 0)
+        if (silenceNs <= 0 || reportIntervalNs < 0 || grantLatenessNs < 0)
         {
-            throw new IllegalArgumentException("control silence must be positive, report interval and grant lifetime " +
+            throw new IllegalArgumentException("control silence must be positive, report interval and grant lateness " +
                 "not negative");
         }
         key = key.clone();
     }
 
     /**
-     * Options with the default silence, report interval and grant lifetime, over epoll.
+     * Options with the default silence, report interval and grant lateness, over epoll.
      *
      * @param mode       SYN or ASY.
      * @param controller the controller's address.
@@ -82,7 +78,7 @@ public record HostControlOptions(
      */
     public HostControlOptions withSilenceNs(final long newSilenceNs)
     {
-        return new HostControlOptions(mode, controller, listen, key, newSilenceNs, reportIntervalNs, grantLifetimeNs,
+        return new HostControlOptions(mode, controller, listen, key, newSilenceNs, reportIntervalNs, grantLatenessNs,
             transport);
     }
 }

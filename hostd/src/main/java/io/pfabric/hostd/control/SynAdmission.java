@@ -4,10 +4,13 @@ import io.pfabric.common.control.ControlMessageFlyweight;
 import io.pfabric.hostd.transport.Admission;
 
 /**
- * SYN admission on the host, as Fastpass's endpoint does it: each granted slot lets one packet toward its destination
- * leave as soon as the grant arrives (send on arrival), on the grant's spine. Grants wait per destination in arrival
- * order; one not used within its lifetime (the packet it was for went otherwise, or the host was late) is dropped,
- * so a stale grant never sends a packet into a slot that belongs to someone else. Pure: time is given.
+ * SYN admission on the host. A grant is a window in which one packet toward its destination may leave, on the grant's
+ * spine. A timed grant ({@link #onSlotGrant}) opens when its slot starts and closes a bounded lateness later, so a
+ * granted packet leaves in its slot, never in a later one: a host that wakes late does not turn the grants it holds
+ * into a burst. A grant taken on arrival ({@link #onGrant}, Fastpass's released endpoint and the simulator) opens when
+ * it arrives and closes its lifetime later. Grants wait per destination in the order they open; one that closes
+ * unused (the packet it was for went otherwise, or the host was late) is dropped and counted, so a stale grant never
+ * sends a packet into a slot that belongs to someone else. Pure: time is given.
  */
 public final class SynAdmission
 {
@@ -17,7 +20,8 @@ public final class SynAdmission
     public static final int MAX_QUEUED_GRANTS = 256;
 
     private final long grantLifetimeNs;
-    private final long[] arrivalNs;
+    private final long[] opensNs;
+    private final long[] closesNs;
     private final int[] spine;
     private final int[] head;
     private final int[] count;
@@ -30,19 +34,20 @@ public final class SynAdmission
      * Admission for a fabric's hosts.
      *
      * @param hostCount       hosts, so destinations 0 to {@code hostCount - 1}.
-     * @param grantLifetimeNs how long a grant may wait before it is dropped.
+     * @param grantLifetimeNs how long a grant taken on arrival may wait before it is dropped.
      */
     public SynAdmission(final int hostCount, final long grantLifetimeNs)
     {
         this.grantLifetimeNs = grantLifetimeNs;
-        arrivalNs = new long[hostCount * MAX_QUEUED_GRANTS];
+        opensNs = new long[hostCount * MAX_QUEUED_GRANTS];
+        closesNs = new long[hostCount * MAX_QUEUED_GRANTS];
         spine = new int[hostCount * MAX_QUEUED_GRANTS];
         head = new int[hostCount];
         count = new int[hostCount];
     }
 
     /**
-     * A granted slot toward a destination arrived.
+     * A grant toward a destination arrived, to be used from now on for its lifetime.
      *
      * @param destinationHost the receiving host.
      * @param grantSpine      the spine, or {@link ControlMessageFlyweight#NO_SPINE}.
@@ -50,20 +55,49 @@ public final class SynAdmission
      */
     public void onGrant(final int destinationHost, final int grantSpine, final long nowNs)
     {
+        onSlotGrant(destinationHost, grantSpine, nowNs, nowNs + grantLifetimeNs);
+    }
+
+    /**
+     * A grant toward a destination arrived for a slot: a packet may leave from {@code opensNs} (the slot's start)
+     * until {@code closesNs}. Grants that arrive out of order are put in the order they open.
+     *
+     * @param destinationHost the receiving host.
+     * @param grantSpine      the spine, or {@link ControlMessageFlyweight#NO_SPINE}.
+     * @param opensNs         on the host's clock, when the slot starts.
+     * @param closesNs        on the host's clock, the latest a packet may leave on it.
+     */
+    public void onSlotGrant(final int destinationHost, final int grantSpine, final long opensNs, final long closesNs)
+    {
         grantsReceived++;
         if (count[destinationHost] == MAX_QUEUED_GRANTS)
         {
             grantsOverflowed++;
             return;
         }
-        final int at = destinationHost * MAX_QUEUED_GRANTS +
-            (head[destinationHost] + count[destinationHost]++) % MAX_QUEUED_GRANTS;
-        arrivalNs[at] = nowNs;
+        final int base = destinationHost * MAX_QUEUED_GRANTS;
+        int position = count[destinationHost]++;
+        while (position > 0)
+        {
+            final int before = base + (head[destinationHost] + position - 1) % MAX_QUEUED_GRANTS;
+            if (opensNs - this.opensNs[before] >= 0)
+            {
+                break;
+            }
+            final int at = base + (head[destinationHost] + position) % MAX_QUEUED_GRANTS;
+            this.opensNs[at] = this.opensNs[before];
+            this.closesNs[at] = this.closesNs[before];
+            spine[at] = spine[before];
+            position--;
+        }
+        final int at = base + (head[destinationHost] + position) % MAX_QUEUED_GRANTS;
+        this.opensNs[at] = opensNs;
+        this.closesNs[at] = closesNs;
         spine[at] = ControlMessageFlyweight.NO_SPINE == grantSpine ? Admission.NO_PATH : grantSpine;
     }
 
     /**
-     * Whether a grant toward a destination is waiting (dropping those past their lifetime first).
+     * Whether a grant toward a destination is open (dropping those that closed unused first).
      *
      * @param destinationHost the receiving host.
      * @param nowNs           the host's clock.
@@ -71,13 +105,44 @@ public final class SynAdmission
      */
     public boolean mayAdmit(final int destinationHost, final long nowNs)
     {
+        expire(destinationHost, nowNs);
+        return count[destinationHost] > 0 &&
+            nowNs - opensNs[destinationHost * MAX_QUEUED_GRANTS + head[destinationHost]] >= 0;
+    }
+
+    /**
+     * When the next grant opens that has not opened yet, over all destinations: the time a host holding back packets
+     * for want of an open grant has something to send.
+     *
+     * @param nowNs the host's clock.
+     * @return nanoseconds on the host's clock, or {@link Long#MAX_VALUE} if no grant waits to open.
+     */
+    public long nextOpensNs(final long nowNs)
+    {
+        long next = Long.MAX_VALUE;
+        for (int d = 0; d < count.length; d++)
+        {
+            expire(d, nowNs);
+            if (count[d] > 0)
+            {
+                final long opens = opensNs[d * MAX_QUEUED_GRANTS + head[d]];
+                if (opens - nowNs > 0 && (Long.MAX_VALUE == next || opens - next < 0))
+                {
+                    next = opens;
+                }
+            }
+        }
+        return next;
+    }
+
+    private void expire(final int destinationHost, final long nowNs)
+    {
         while (count[destinationHost] > 0 &&
-            nowNs - arrivalNs[destinationHost * MAX_QUEUED_GRANTS + head[destinationHost]] > grantLifetimeNs)
+            nowNs - closesNs[destinationHost * MAX_QUEUED_GRANTS + head[destinationHost]] > 0)
         {
             pop(destinationHost);
             grantsExpired++;
         }
-        return count[destinationHost] > 0;
     }
 
     /**
@@ -107,7 +172,7 @@ public final class SynAdmission
     }
 
     /**
-     * Grants waiting toward a destination (some may be past their lifetime).
+     * Grants waiting toward a destination, open or not yet (some may have closed).
      *
      * @param destinationHost the receiving host.
      * @return the count.
@@ -140,7 +205,7 @@ public final class SynAdmission
     }
 
     /**
-     * @return grants dropped unused past their lifetime.
+     * @return grants dropped unused when they closed.
      */
     public long grantsExpired()
     {
