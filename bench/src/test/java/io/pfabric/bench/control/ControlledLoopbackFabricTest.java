@@ -52,7 +52,8 @@ class ControlledLoopbackFabricTest
 {
     private static final int HOSTS = 3;
     private static final long RATE_BPS = 100_000_000L;
-    private static final long BASE_RTT_NS = 1_000_000L;
+    private static final long SLOW_RATE_BPS = 10_000_000L;
+    private static final long BASE_RTT_NS_AT_100_MBPS = 1_000_000L;
     private static final byte[] KEY = "controlled loopback fabric test key".getBytes(StandardCharsets.UTF_8);
 
     /**
@@ -77,8 +78,14 @@ class ControlledLoopbackFabricTest
 
     private void start(final ControlMode mode, final long silenceNs, final boolean lossy) throws Exception
     {
+        start(mode, silenceNs, lossy, RATE_BPS);
+    }
+
+    private void start(final ControlMode mode, final long silenceNs, final boolean lossy, final long rateBps)
+        throws Exception
+    {
         final int firstPort = 20_000 + 16 * ThreadLocalRandom.current().nextInt(2_000);
-        topology = Topologies.starOverUdp(HOSTS, firstPort, RATE_BPS, "pfabric");
+        topology = Topologies.starOverUdp(HOSTS, firstPort, rateBps, "pfabric");
         switches = FabricRunner.start(topology, name -> null, SwitchDaemon.Overrides.NONE);
         final List<InetSocketAddress> hostControl = new ArrayList<>();
         for (int i = 0; i < HOSTS; i++)
@@ -107,7 +114,8 @@ class ControlledLoopbackFabricTest
             toController = new LossyControlRelay(List.of(controller.localAddress()), 0.2, 0.1, forgeries());
             hostsSendTo = toController.entry(0);
         }
-        final TransportConfiguration configuration = TransportConfiguration.forFabric(RATE_BPS, BASE_RTT_NS, 36_000);
+        final TransportConfiguration configuration = TransportConfiguration.forFabric(rateBps,
+            BASE_RTT_NS_AT_100_MBPS * (RATE_BPS / rateBps), 36_000);
         for (int i = 0; i < HOSTS; i++)
         {
             final String name = topology.hosts().get(i).name();
@@ -117,7 +125,7 @@ class ControlledLoopbackFabricTest
             final HostControlOptions control = HostControlOptions.of(mode, hostsSendTo,
                 hostControl.get(i), KEY).withSilenceNs(silenceNs);
             hosts.add(HostDaemon.start(topology, name,
-                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength(PacketIos.VXLAN), null,
+                new HostDaemon.Options(configuration, rateBps, PacketIos.wireOverheadLength(PacketIos.VXLAN), null,
                     true, control),
                 PacketIos.factory(PacketIos.VXLAN), listener));
         }
@@ -241,29 +249,39 @@ class ControlledLoopbackFabricTest
             .toString();
     }
 
-    @Test
-    void underSynMessagesArriveIntactAndPacketsLeaveOnGrants() throws Exception
+    private String synAllToAllArrivesIntactOnGrants(final long rateBps) throws Exception
     {
-        start(ControlMode.SYN, RELAXED_SILENCE_NS);
+        start(ControlMode.SYN, RELAXED_SILENCE_NS, false, rateBps);
         final long startNs = System.nanoTime();
         allToAllArrivesIntact(200_000, 3);
-        System.out.printf("SYN all-to-all: %.0f ms%n", (System.nanoTime() - startNs) / 1e6);
+        System.out.printf("SYN all-to-all at %d Mb/s: %.0f ms%n", rateBps / 1_000_000, (System.nanoTime() - startNs) / 1e6);
         final String report = report();
         System.out.println(report);
         assertTrue(controller.counters().grantsSent() > 6 * 100, report);
         long used = 0;
+        long sent = 0;
         for (final HostDaemon host : hosts)
         {
             assertEquals(0, host.control().fallbacks(), "the controller never went silent\n" + report);
             assertEquals(0, host.control().packetsAdmittedInFallback(), report);
+            assertEquals(controller.slotNs(), host.control().slotClockNs(), "the host knows the slot clock\n" + report);
             used += host.control().syn().grantsUsed();
-        }
-        long sent = 0;
-        for (final HostDaemon host : hosts)
-        {
             sent += host.counters().packetsSent();
         }
         assertEquals(sent, used, "every data packet left on a grant\n" + report);
+        return report;
+    }
+
+    @Test
+    void underSynMessagesArriveIntactAndPacketsLeaveOnGrants() throws Exception
+    {
+        synAllToAllArrivesIntactOnGrants(RATE_BPS);
+    }
+
+    @Test
+    void underSynAt10MbpsMessagesArriveIntactAndPacketsLeaveOnGrants() throws Exception
+    {
+        synAllToAllArrivesIntactOnGrants(SLOW_RATE_BPS);
     }
 
     @Test

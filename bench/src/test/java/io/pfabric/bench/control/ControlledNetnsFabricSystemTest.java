@@ -47,7 +47,8 @@ class ControlledNetnsFabricSystemTest
 {
     private static final int HOSTS = 3;
     private static final long RATE_BPS = 100_000_000L;
-    private static final long BASE_RTT_NS = 1_000_000L;
+    private static final long SLOW_RATE_BPS = 10_000_000L;
+    private static final long BASE_RTT_NS_AT_100_MBPS = 1_000_000L;
     private static final long SILENCE_NS = 3_000_000_000L;
     private static final byte[] KEY = "controlled netns fabric test key".getBytes(StandardCharsets.UTF_8);
 
@@ -59,9 +60,14 @@ class ControlledNetnsFabricSystemTest
 
     private void start(final ControlMode mode) throws Exception
     {
+        start(mode, RATE_BPS);
+    }
+
+    private void start(final ControlMode mode, final long rateBps) throws Exception
+    {
         assumeTrue("root".equals(System.getProperty("user.name")), "namespaces need root");
         final String prefix = "pfc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
-        final Topology topology = Topologies.star(HOSTS + 1, "", RATE_BPS, "pfabric");
+        final Topology topology = Topologies.star(HOSTS + 1, "", rateBps, "pfabric");
         fabric = NetnsFabric.build(topology, prefix);
         switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
         controller = ControllerDaemon.start(new ControllerConfiguration.Context()
@@ -72,7 +78,8 @@ class ControlledNetnsFabricSystemTest
             .namespace(fabric.namespace("h" + (HOSTS + 1))));
         final InetSocketAddress controllerAddress = new InetSocketAddress(
             topology.hosts().get(HOSTS).ipText(), ControllerConfiguration.DEFAULT_CONTROLLER_PORT);
-        final TransportConfiguration configuration = TransportConfiguration.forFabric(RATE_BPS, BASE_RTT_NS, 36_000);
+        final TransportConfiguration configuration = TransportConfiguration.forFabric(rateBps,
+            BASE_RTT_NS_AT_100_MBPS * (RATE_BPS / rateBps), 36_000);
         for (int i = 1; i <= HOSTS; i++)
         {
             final String name = "h" + i;
@@ -82,7 +89,7 @@ class ControlledNetnsFabricSystemTest
             final HostControlOptions control = HostControlOptions.of(mode, controllerAddress,
                 new InetSocketAddress(ControllerConfiguration.DEFAULT_HOST_CONTROL_PORT), KEY).withSilenceNs(SILENCE_NS);
             hosts.add(HostDaemon.start(topology, name,
-                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength(PacketIos.UDP),
+                new HostDaemon.Options(configuration, rateBps, PacketIos.wireOverheadLength(PacketIos.UDP),
                     fabric.namespace(name), true, control),
                 PacketIos.factory(PacketIos.UDP), listener));
         }
@@ -170,14 +177,13 @@ class ControlledNetnsFabricSystemTest
         return text.toString();
     }
 
-    @Test
-    void synRunsEndToEndThroughSwitchd() throws Exception
+    private String synRunsEndToEnd(final long rateBps) throws Exception
     {
-        start(ControlMode.SYN);
+        start(ControlMode.SYN, rateBps);
         final long startNs = System.nanoTime();
         allToAllArrivesIntact(21);
-        final String report = String.format("SYN all-to-all in namespaces: %.0f ms%n", (System.nanoTime() - startNs) /
-            1e6) + report();
+        final String report = String.format("SYN all-to-all in namespaces at %d Mb/s: %.0f ms%n", rateBps / 1_000_000,
+            (System.nanoTime() - startNs) / 1e6) + report();
         System.out.println(report);
         for (final HostDaemon host : hosts)
         {
@@ -185,6 +191,19 @@ class ControlledNetnsFabricSystemTest
             assertEquals(host.counters().packetsSent(), host.control().syn().grantsUsed(),
                 "every data packet left on a grant\n" + report);
         }
+        return report;
+    }
+
+    @Test
+    void synRunsEndToEndThroughSwitchd() throws Exception
+    {
+        synRunsEndToEnd(RATE_BPS);
+    }
+
+    @Test
+    void synAt10MbpsRunsEndToEndThroughSwitchd() throws Exception
+    {
+        synRunsEndToEnd(SLOW_RATE_BPS);
     }
 
     @Test
