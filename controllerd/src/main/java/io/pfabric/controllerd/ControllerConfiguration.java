@@ -44,10 +44,11 @@ public final class ControllerConfiguration
     public static final int DEFAULT_LOOKAHEAD_BATCHES = 1;
 
     /**
-     * SYN: a slot's grants leave this many slots before the slot starts (Fastpass sends each slot's grants when
-     * wall-clock time reaches it; hosts send on arrival).
+     * SYN: a slot's grants leave at most this many slots, and at least half that, before the slot starts; the hosts
+     * hold them until the slot (Fastpass's released code sends each slot's grants when wall-clock time reaches it and
+     * its hosts send on arrival). Less than the lookahead.
      */
-    public static final int DEFAULT_EMIT_AHEAD_SLOTS = 1;
+    public static final int DEFAULT_EMIT_AHEAD_SLOTS = 6;
 
     /**
      * SYN: every host hears from the controller at least this often, in ns (cumulative grant totals), so that
@@ -439,9 +440,10 @@ public final class ControllerConfiguration
             {
                 throw new IllegalArgumentException("lookahead must be at least 1 batch, not " + lookaheadBatches);
             }
-            if (emitAheadSlots < 0)
+            if (emitAheadSlots < 0 || emitAheadSlots >= lookaheadBatches * batchSlots)
             {
-                throw new IllegalArgumentException("emit-ahead slots must not be negative");
+                throw new IllegalArgumentException("emit-ahead slots must be 0 or more and less than the lookahead (" +
+                    lookaheadBatches * batchSlots + " slots), not " + emitAheadSlots);
             }
             if (heartbeatNs <= 0 || intervalNs <= 0)
             {

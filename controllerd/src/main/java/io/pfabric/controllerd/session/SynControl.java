@@ -12,8 +12,10 @@ import java.util.Arrays;
 /**
  * SYN control, Fastpass-style. DEMAND entries (cumulative slots per destination) go into a {@link DemandTable}; the
  * {@link TimeslotAllocator} keeps allocation a few batches ahead of the current slot; each slot's grants leave, per
- * source host in GRANTS messages, {@code emitAheadSlots} before the slot starts, and the hosts send on them in their
- * slot, so that no destination or spine gets more than it can take in a slot. Every GRANTS message starts with a
+ * source host in GRANTS messages, at most {@code emitAheadSlots} and at least half that before the slot starts (one
+ * message per source every {@code emitAheadSlots / 2} slots, so that on a fabric where control messages share the
+ * hosts' links they take a small share of each slot), and the hosts send on them in their slot, so that no
+ * destination or spine gets more than it can take in a slot. Every GRANTS message starts with a
  * {@link ControlMessageFlyweight#FLAG_CLOCK} entry (when slot 0 starts and the slot length) and ends with a
  * {@link ControlMessageFlyweight#FLAG_TOTAL} entry per destination it names (slots ever granted toward it), and each
  * host gets the totals at least every heartbeat, so a host repairs lost grants by asking again.
@@ -31,6 +33,12 @@ public final class SynControl implements ControlPolicy, GrantHandler
      */
     public static final int LATE_SLOTS = 0;
 
+    /**
+     * Every host hears from the controller at least every heartbeat interval and at least every this many slots,
+     * whichever is longer: totals every millisecond would take a tenth of a 10 Mb/s link.
+     */
+    public static final int HEARTBEAT_SLOTS = 8;
+
     private final ControllerSession session;
     private final ControllerCounters counters;
     private final int hostCount;
@@ -40,6 +48,7 @@ public final class SynControl implements ControlPolicy, GrantHandler
     private final long startNs;
     private final int lookaheadSlots;
     private final int emitAheadSlots;
+    private final int emitEverySlots;
     private final long heartbeatNs;
 
     private final int ringMask;
@@ -62,6 +71,7 @@ public final class SynControl implements ControlPolicy, GrantHandler
     private long nowNs;
     private long currentSlot;
     private long nextHeartbeatNs;
+    private long nextEmitSlot;
 
     /**
      * SYN control over a session.
@@ -74,7 +84,7 @@ public final class SynControl implements ControlPolicy, GrantHandler
      * @param lookahead      batches allocated ahead of the current slot.
      * @param emitAheadSlots how many slots before its slot a grant leaves.
      * @param slotNs         slot length.
-     * @param heartbeatNs    longest time a host goes without a message.
+     * @param heartbeatNs    longest time a host goes without a message, or {@value #HEARTBEAT_SLOTS} slots if longer.
      * @param startNs        the clock at slot 0.
      */
     public SynControl(
@@ -98,7 +108,8 @@ public final class SynControl implements ControlPolicy, GrantHandler
         this.startNs = startNs;
         this.lookaheadSlots = lookahead * batchSlots;
         this.emitAheadSlots = emitAheadSlots;
-        this.heartbeatNs = heartbeatNs;
+        this.emitEverySlots = Math.max(1, emitAheadSlots / 2);
+        this.heartbeatNs = Math.max(heartbeatNs, HEARTBEAT_SLOTS * slotNs);
         this.nextHeartbeatNs = startNs;
 
         final long grantsInFlight = (long)hostCount * (lookaheadSlots + batchSlots * (MAX_BATCHES_PER_DUTY + 1));
@@ -166,7 +177,11 @@ public final class SynControl implements ControlPolicy, GrantHandler
             }
             counters.grantsAllocated += allocator.allocateBatch(this);
         }
-        work += emit(currentSlot + emitAheadSlots);
+        if (currentSlot >= nextEmitSlot)
+        {
+            nextEmitSlot = currentSlot + emitEverySlots;
+            work += emit(currentSlot + emitAheadSlots);
+        }
         if (nowNs - nextHeartbeatNs >= 0)
         {
             nextHeartbeatNs = nowNs + heartbeatNs;
