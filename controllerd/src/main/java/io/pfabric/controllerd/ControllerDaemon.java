@@ -95,7 +95,7 @@ public final class ControllerDaemon implements AutoCloseable
             final long startNs = System.nanoTime();
             if (ControlMode.SYN == context.mode())
             {
-                slotNs = Timeslots.dataAndAckSlotNs(context.linkRateBitsPerSec());
+                slotNs = Timeslots.synSlotNs(context.linkRateBitsPerSec());
                 policy = new SynControl(session, counters, context.fabric(), context.metric(), context.batchSlots(),
                     context.lookaheadBatches(), context.emitAheadSlots(), slotNs, context.heartbeatNs(), startNs);
             }

@@ -100,7 +100,7 @@ public final class HostControl implements Admission, AutoCloseable
         this.linkRateBitsPerSec = linkRateBitsPerSec;
         this.authenticator = new ControlAuthenticator(options.key());
         this.inbox = ControlInbox.forHost(authenticator, localHost);
-        final long slotNs = Timeslots.dataAndAckSlotNs(linkRateBitsPerSec);
+        final long slotNs = Timeslots.synSlotNs(linkRateBitsPerSec);
         grantLatenessNs = options.grantLatenessNs();
         if (ControlMode.SYN == mode)
         {
