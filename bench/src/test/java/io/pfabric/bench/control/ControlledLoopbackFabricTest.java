@@ -68,6 +68,7 @@ class ControlledLoopbackFabricTest
     private Topology topology;
     private FabricRunner switches;
     private ControllerDaemon controller;
+    private StallMeter stalls;
     private LossyControlRelay toHosts;
     private LossyControlRelay toController;
 
@@ -87,6 +88,7 @@ class ControlledLoopbackFabricTest
         final int firstPort = 20_000 + 16 * ThreadLocalRandom.current().nextInt(2_000);
         topology = Topologies.starOverUdp(HOSTS, firstPort, rateBps, "pfabric");
         switches = FabricRunner.start(topology, name -> null, SwitchDaemon.Overrides.NONE);
+        stalls = new StallMeter();
         final List<InetSocketAddress> hostControl = new ArrayList<>();
         for (int i = 0; i < HOSTS; i++)
         {
@@ -157,6 +159,10 @@ class ControlledLoopbackFabricTest
     @AfterEach
     void tearDown() throws Exception
     {
+        if (null != stalls)
+        {
+            stalls.close();
+        }
         hosts.forEach(HostDaemon::close);
         if (null != toHosts)
         {
@@ -244,9 +250,9 @@ class ControlledLoopbackFabricTest
                     control.syn().grantsReceived(), control.syn().grantsUsed(), control.syn().grantsExpired(),
                     control.ledger().lostGrants())));
         }
-        return text.append(String.format("%nswitch queue high water: %d frames, %d bytes",
-            switchHighWater(QueueCounter.HIGH_WATER_PACKETS), switchHighWater(QueueCounter.HIGH_WATER_BYTES)))
-            .toString();
+        return text.append(String.format("%nswitch queue high water: %d frames, %d bytes; longest 1 ms park overshot " +
+            "by %.1f ms", switchHighWater(QueueCounter.HIGH_WATER_PACKETS), switchHighWater(QueueCounter.HIGH_WATER_BYTES),
+            stalls.longestOvershootNs() / 1e6)).toString();
     }
 
     private String synAllToAllArrivesIntactOnGrants(final long rateBps) throws Exception

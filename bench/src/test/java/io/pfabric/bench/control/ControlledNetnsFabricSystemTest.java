@@ -57,6 +57,7 @@ class ControlledNetnsFabricSystemTest
     private NetnsFabric fabric;
     private FabricRunner switches;
     private ControllerDaemon controller;
+    private StallMeter stalls;
 
     private void start(final ControlMode mode) throws Exception
     {
@@ -70,6 +71,7 @@ class ControlledNetnsFabricSystemTest
         final Topology topology = Topologies.star(HOSTS + 1, "", rateBps, "pfabric");
         fabric = NetnsFabric.build(topology, prefix);
         switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
+        stalls = new StallMeter();
         controller = ControllerDaemon.start(new ControllerConfiguration.Context()
             .mode(mode)
             .topology(topology)
@@ -100,6 +102,10 @@ class ControlledNetnsFabricSystemTest
     {
         try
         {
+            if (null != stalls)
+            {
+                stalls.close();
+            }
             hosts.forEach(HostDaemon::close);
             if (null != controller)
             {
@@ -174,6 +180,7 @@ class ControlledNetnsFabricSystemTest
                 s1.port(port).queue().counters().get(QueueCounter.HIGH_WATER_PACKETS),
                 s1.port(port).queue().counters().get(QueueCounter.HIGH_WATER_BYTES)));
         }
+        text.append(String.format("%nlongest 1 ms park overshot by %.1f ms", stalls.longestOvershootNs() / 1e6));
         return text.toString();
     }
 
