@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A host's control session against a scripted controller on loopback sockets, with the host's clock scripted (and
  * the LineRate variant, so that no window holds packets back in place of the controller): demand
  * is reported from the transport's backlog, a grant releases one packet, a forged grant releases none, silence
- * turns admission off (counted) and a message turns it back on.
+ * turns admission off (counted) and a message turns it back on; on the controller's slot clock a grant releases its
+ * packet when its slot starts, not when it arrives, and one whose slot passed expires and is asked for again.
  */
 @Timeout(60)
 class HostControlTest
@@ -206,5 +207,53 @@ class HostControlTest
         final int packets = sentTo.size() - before;
         final double bitsPerSec = packets * (1_440 + 32 + 42 + 24) * 8 / 0.01;
         assertEquals(LINK_BPS / 4, bitsPerSec, LINK_BPS / 4 * 0.1, packets + " packets in 10 ms");
+    }
+
+    @Test
+    void synSendsAGrantedPacketInItsSlotOnlyOnTheControllersClock() throws Exception
+    {
+        start(ControlMode.SYN);
+        transport.send(2, 3_000);
+        stepUntil(() -> !received.isEmpty(), 10_000);
+        final long slotNs = 100_000;
+        final long startNs = now[0] - 10 * slotNs;
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[ControlMessageFlyweight.MAX_MESSAGE_LENGTH]);
+        final ControlMessageFlyweight message = new ControlMessageFlyweight().wrap(buffer, 0)
+            .start(ControlMessageFlyweight.TYPE_GRANTS, 0, ++controllerSequence, 7);
+        message.appendEntry(0, 0, ControlMessageFlyweight.FLAG_CLOCK, slotNs, startNs);
+        message.appendEntry(2, 1, 0, 15);
+        message.appendEntry(2, 1, 0, 18);
+        message.appendEntry(2, 0, ControlMessageFlyweight.FLAG_TOTAL, 2);
+        controller.send(hostAddress(), buffer, 0, new ControlAuthenticator(KEY).sign(buffer, 0, message.bodyLength()));
+        stepUntil(() -> control.inbox().accepted() == 1, 0);
+        assertEquals(slotNs, control.slotClockNs());
+
+        final long slot15Ns = startNs + 15 * slotNs;
+        while (now[0] + 10_000 < slot15Ns)
+        {
+            step(10_000);
+        }
+        assertTrue(sentTo.isEmpty(), "nothing before the slot starts, though the grant is here");
+        now[0] = slot15Ns;
+        step(0);
+        assertEquals(List.of(2), sentTo, "the packet leaves when its slot starts");
+        step(50_000);
+        step(40_000);
+        assertEquals(List.of(2), sentTo, "one packet per slot: the next grant is for slot 18");
+
+        now[0] = startNs + 19 * slotNs + 1;
+        step(0);
+        assertEquals(List.of(2), sentTo, "slot 18's window closed before the host woke: nothing leaves late");
+        assertEquals(1, control.syn().grantsExpired());
+        assertEquals(1, control.syn().grantsUsed());
+        stepUntil(() -> received.size() > 1 && lastDemandToTwo() == 4, 10_000);
+    }
+
+    private long lastDemandToTwo()
+    {
+        final ControlMessageFlyweight demand =
+            new ControlMessageFlyweight().wrap(new UnsafeBuffer(received.get(received.size() - 1)), 0);
+        return ControlMessageFlyweight.TYPE_DEMAND == demand.type() && 2 == demand.entryPeer(0) ?
+            demand.entryValue(0) : -1;
     }
 }
