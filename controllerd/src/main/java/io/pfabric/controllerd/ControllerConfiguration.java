@@ -46,7 +46,7 @@ public final class ControllerConfiguration
     /**
      * SYN: a slot's grants leave at most this many slots, and at least half that, before the slot starts; the hosts
      * hold them until the slot (Fastpass's released code sends each slot's grants when wall-clock time reaches it and
-     * its hosts send on arrival). Less than the lookahead.
+     * its hosts send on arrival).
      */
     public static final int DEFAULT_EMIT_AHEAD_SLOTS = 6;
 
@@ -254,7 +254,8 @@ public final class ControllerConfiguration
         }
 
         /**
-         * @param emitAheadSlots how many slots before a slot its grants leave, 0 or more.
+         * @param emitAheadSlots at most how many slots before a slot its grants leave (at least half that), 0 or
+         *                       more; allocation runs at least a batch beyond it, whatever the lookahead.
          * @return this.
          */
         public Context emitAheadSlots(final int emitAheadSlots)
@@ -264,7 +265,7 @@ public final class ControllerConfiguration
         }
 
         /**
-         * @return how many slots before a slot its grants leave.
+         * @return at most how many slots before a slot its grants leave.
          */
         public int emitAheadSlots()
         {
@@ -440,10 +441,9 @@ public final class ControllerConfiguration
             {
                 throw new IllegalArgumentException("lookahead must be at least 1 batch, not " + lookaheadBatches);
             }
-            if (emitAheadSlots < 0 || emitAheadSlots >= lookaheadBatches * batchSlots)
+            if (emitAheadSlots < 0)
             {
-                throw new IllegalArgumentException("emit-ahead slots must be 0 or more and less than the lookahead (" +
-                    lookaheadBatches * batchSlots + " slots), not " + emitAheadSlots);
+                throw new IllegalArgumentException("emit-ahead slots must not be negative");
             }
             if (heartbeatNs <= 0 || intervalNs <= 0)
             {

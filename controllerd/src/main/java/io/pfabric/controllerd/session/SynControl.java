@@ -81,7 +81,8 @@ public final class SynControl implements ControlPolicy, GrantHandler
      * @param fabric         the hosts, leaves and paths.
      * @param metric         order of service.
      * @param batchSlots     slots per allocation batch.
-     * @param lookahead      batches allocated ahead of the current slot.
+     * @param lookahead      batches allocated ahead of the current slot; if that is not beyond the emit-ahead, one
+     *                       batch beyond it.
      * @param emitAheadSlots how many slots before its slot a grant leaves.
      * @param slotNs         slot length.
      * @param heartbeatNs    longest time a host goes without a message, or {@value #HEARTBEAT_SLOTS} slots if longer.
@@ -106,7 +107,8 @@ public final class SynControl implements ControlPolicy, GrantHandler
         this.allocator = new TimeslotAllocator(fabric, demand, metric, batchSlots, 0);
         this.slotNs = slotNs;
         this.startNs = startNs;
-        this.lookaheadSlots = lookahead * batchSlots;
+        this.lookaheadSlots = lookahead * batchSlots > emitAheadSlots ?
+            lookahead * batchSlots : emitAheadSlots + batchSlots;
         this.emitAheadSlots = emitAheadSlots;
         this.emitEverySlots = Math.max(1, emitAheadSlots / 2);
         this.heartbeatNs = Math.max(heartbeatNs, HEARTBEAT_SLOTS * slotNs);
