@@ -43,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * controllerd and hostd end to end on the unprivileged loopback fabric (switchd with VXLAN ports on 127.0.0.1, the
  * hosts' frames in the tunnels, the control sockets on 127.0.0.1 too), at an emulated 100 Mb/s: all-to-all messages
- * arrive intact under SYN and under ASY; under SYN packets leave only on grants, also when the control messages cross a
+ * arrive intact under SYN (also at 10 Mb/s, where a slot is 1.4 ms) and under ASY; under SYN packets leave only on
+ * grants and the hosts know the controller's slot clock, also when the control messages cross a
  * network that loses 20%, duplicates 10% and reorders them while a forger adds its own; ASY's rates never add up to
  * more than a host link; and when the controller stops mid-run the hosts fall back to pFabric (counted) and finish.
  */

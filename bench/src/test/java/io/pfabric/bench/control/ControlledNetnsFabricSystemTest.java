@@ -37,10 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * SYN and ASY end to end on the namespace testbed (root): a star of 4 namespaces through switchd at 100 Mb/s, hostd
- * over kernel UDP on h1-h3, controllerd in h4's namespace, the control messages crossing switchd like any other UDP.
+ * SYN and ASY end to end on the namespace testbed (root): a star of 4 namespaces through switchd at 100 Mb/s (SYN
+ * also at 10 Mb/s), hostd over kernel UDP on h1-h3, controllerd in h4's namespace, the control messages crossing
+ * switchd like any other UDP.
  * All-to-all messages among h1-h3 arrive intact; under SYN every data packet leaves on a grant, under ASY no granted
- * row or column exceeds the link rate. The switch's queue high-water marks are printed.
+ * row or column exceeds the link rate. The switch's queue high-water marks are printed, with the longest overshoot of
+ * a 1 ms park as a gauge of the machine's stalls.
  */
 @Timeout(300)
 class ControlledNetnsFabricSystemTest

@@ -30,7 +30,7 @@ import java.nio.ByteBuffer;
  * synchronized (PTP, as Fastpass did). A grant admits one packet from the start of its slot until the grant lateness
  * after it and expires unused after that, so a host that wakes late leaves the slot empty rather than sending into a
  * later one; the expired grant no longer covers the packet it was for, which the next report asks for again. A grant
- * in a message without a clock (from no controller that names one) is used on arrival, for the same lateness.
+ * in a message without a clock (controllerd always names one) is used on arrival, for the same lateness.
  * ASY: OFFER reports the line rate
  * toward every destination with a flow in progress (0 otherwise), every interval; RATES, from the controller's newest
  * message only, set {@link AsyAdmission}'s buckets; packets take any path.
