@@ -55,12 +55,11 @@ public final class TimeslotAllocator
     private final int[] radixCount = new int[RADIX];
 
     private final int[] slotGrantCount;
-    private final int[] slotGrantSrc;
-    private final int[] slotGrantDst;
+    private final int[] slotGrantPair;
     private final int[] slotGrantEdge;
+    private final int[] spineOfColour;
     private final PathColourer colourer;
 
-    private final int recordBits;
     private int recordShift;
     private long nextSlot;
 
@@ -111,14 +110,17 @@ public final class TimeslotAllocator
         uplinkFull = new long[leafCount];
         downlinkFull = new long[leafCount];
 
-        recordBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(demand.maxActivePairs() - 1));
         order = new long[demand.maxActivePairs()];
         orderScratch = new long[demand.maxActivePairs()];
 
         slotGrantCount = new int[batchSlots];
-        slotGrantSrc = new int[batchSlots * hostCount];
-        slotGrantDst = new int[batchSlots * hostCount];
+        slotGrantPair = new int[batchSlots * hostCount];
         slotGrantEdge = new int[hostCount];
+        spineOfColour = new int[Math.max(1, pathCount)];
+        for (int colour = 0; colour < pathCount; colour++)
+        {
+            spineOfColour[colour] = fabric.spineOfPath(colour);
+        }
         colourer = new PathColourer(leafCount, Math.max(1, pathCount), hostCount);
     }
 
@@ -206,12 +208,21 @@ public final class TimeslotAllocator
         final long[] order = this.order;
         final long[] srcFree = this.srcFree;
         final long[] dstFree = this.dstFree;
-        final int pairMask = (1 << (2 * demand.hostBits())) - 1;
+        final int[] leafOfHost = this.leafOfHost;
+        final int[] uplinkUsed = this.uplinkUsed;
+        final int[] downlinkUsed = this.downlinkUsed;
+        final long[] uplinkFull = this.uplinkFull;
+        final long[] downlinkFull = this.downlinkFull;
+        final int[] slotGrantCount = this.slotGrantCount;
+        final int[] slotGrantPair = this.slotGrantPair;
+        final DemandTable demand = this.demand;
+        final int hostCount = this.hostCount;
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
+        final int pairMask = (1 << (2 * hostBits)) - 1;
         final int pathCount = this.pathCount;
         final int recordShift = this.recordShift;
-        final int recordMask = (1 << recordBits) - 1;
+        final int recordMask = (1 << recordShift) - 1;
         for (int i = 0; i < active; i++)
         {
             final long key = order[i];
@@ -229,18 +240,22 @@ public final class TimeslotAllocator
             if (crossing)
             {
                 avail &= ~(uplinkFull[srcLeaf] | downlinkFull[dstLeaf]);
+                if (0 == avail)
+                {
+                    continue;
+                }
             }
             final int record = 0 == recordShift ? demand.recordOfPair(pair) : (int)key & recordMask;
             final int backlog = demand.backlogOfRecord(record);
+            long taken = 0;
             int granted = 0;
             int slotIndex = 0;
             while (0 != avail && granted < backlog)
             {
                 final long bit = avail & -avail;
                 avail ^= bit;
+                taken |= bit;
                 slotIndex = Long.numberOfTrailingZeros(bit);
-                srcFree[src] ^= bit;
-                dstFree[dst] ^= bit;
                 if (crossing)
                 {
                     if (++uplinkUsed[srcLeaf * MAX_BATCH_SLOTS + slotIndex] == pathCount)
@@ -252,13 +267,13 @@ public final class TimeslotAllocator
                         downlinkFull[dstLeaf] |= bit;
                     }
                 }
-                final int n = slotGrantCount[slotIndex]++;
-                slotGrantSrc[slotIndex * hostCount + n] = src;
-                slotGrantDst[slotIndex * hostCount + n] = dst;
+                slotGrantPair[slotIndex * hostCount + slotGrantCount[slotIndex]++] = pair;
                 granted++;
             }
             if (granted > 0)
             {
+                srcFree[src] ^= taken;
+                dstFree[dst] ^= taken;
                 demand.allocate(record, granted, firstSlot + slotIndex);
             }
         }
@@ -266,38 +281,54 @@ public final class TimeslotAllocator
 
     private int emit(final long firstSlot, final GrantHandler handler)
     {
+        final int[] slotGrantPair = this.slotGrantPair;
+        final int[] slotGrantEdge = this.slotGrantEdge;
+        final int[] leafOfHost = this.leafOfHost;
+        final int[] spineOfColour = this.spineOfColour;
+        final PathColourer colourer = this.colourer;
+        final int hostBits = demand.hostBits();
+        final int hostMask = demand.hostMask();
         int total = 0;
         for (int slotIndex = 0; slotIndex < batchSlots; slotIndex++)
         {
             final int count = slotGrantCount[slotIndex];
             final int base = slotIndex * hostCount;
-            if (pathCount > 0)
+            final long slot = firstSlot + slotIndex;
+            if (0 == pathCount)
             {
-                colourer.reset();
                 for (int n = 0; n < count; n++)
                 {
-                    final int srcLeaf = leafOfHost[slotGrantSrc[base + n]];
-                    final int dstLeaf = leafOfHost[slotGrantDst[base + n]];
-                    int edge = PathColourer.REFUSED;
-                    if (srcLeaf != dstLeaf)
-                    {
-                        edge = colourer.add(srcLeaf, dstLeaf);
-                        if (PathColourer.REFUSED == edge)
-                        {
-                            throw new IllegalStateException("slot " + (firstSlot + slotIndex) +
-                                " has more crossing grants at a leaf than paths");
-                        }
-                    }
-                    slotGrantEdge[n] = edge;
+                    final int pair = slotGrantPair[base + n];
+                    handler.onGrant(slot, pair >>> hostBits, pair & hostMask, GrantHandler.NO_SPINE);
                 }
+                total += count;
+                continue;
             }
-            final long slot = firstSlot + slotIndex;
+            colourer.reset();
             for (int n = 0; n < count; n++)
             {
-                final int edge = pathCount > 0 ? slotGrantEdge[n] : PathColourer.REFUSED;
+                final int pair = slotGrantPair[base + n];
+                final int srcLeaf = leafOfHost[pair >>> hostBits];
+                final int dstLeaf = leafOfHost[pair & hostMask];
+                int edge = PathColourer.REFUSED;
+                if (srcLeaf != dstLeaf)
+                {
+                    edge = colourer.add(srcLeaf, dstLeaf);
+                    if (PathColourer.REFUSED == edge)
+                    {
+                        throw new IllegalStateException("slot " + slot +
+                            " has more crossing grants at a leaf than paths");
+                    }
+                }
+                slotGrantEdge[n] = edge;
+            }
+            for (int n = 0; n < count; n++)
+            {
+                final int pair = slotGrantPair[base + n];
+                final int edge = slotGrantEdge[n];
                 final int spine = PathColourer.REFUSED == edge ?
-                    GrantHandler.NO_SPINE : fabric.spineOfPath(colourer.colour(edge));
-                handler.onGrant(slot, slotGrantSrc[base + n], slotGrantDst[base + n], spine);
+                    GrantHandler.NO_SPINE : spineOfColour[colourer.colour(edge)];
+                handler.onGrant(slot, pair >>> hostBits, pair & hostMask, spine);
             }
             total += count;
         }
@@ -306,52 +337,68 @@ public final class TimeslotAllocator
 
     private void sortActivePairs(final int active, final long firstSlot)
     {
+        final DemandTable demand = this.demand;
         final Metric metric = this.metric;
         final long[] order = this.order;
+        final long low = Metric.SRJF == metric ? 0 : firstSlot - METRIC_RANGE;
+        final long high = Metric.SRJF == metric ? METRIC_RANGE : firstSlot + METRIC_RANGE;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int record = 0; record < active; record++)
         {
-            long value = demand.metricValue(record, metric);
-            if (Metric.SRJF == metric)
-            {
-                value = Math.min(value, METRIC_RANGE);
-            }
-            else
-            {
-                value = Math.max(firstSlot - METRIC_RANGE, Math.min(firstSlot + METRIC_RANGE, value));
-            }
+            final long value = Math.max(low, Math.min(high, demand.metricValue(record, metric)));
             order[record] = value;
-            min = Math.min(min, value);
-            max = Math.max(max, value);
+            if (value != low && value != high)
+            {
+                min = Math.min(min, value);
+                max = Math.max(max, value);
+            }
         }
+        if (min > max)
+        {
+            min = low + 1;
+            max = low + 1;
+        }
+        final long lowKey = min - 1;
+        final long highKey = max + 1;
         final int pairBits = 2 * demand.hostBits();
-        final int metricBits = 64 - Long.numberOfLeadingZeros(max - min);
-        recordShift = metricBits + pairBits + recordBits <= 63 ? recordBits : 0;
+        final int recordBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(active - 1));
+        final int metricBits = 64 - Long.numberOfLeadingZeros(highKey - lowKey);
+        final int recordShift = metricBits + pairBits + recordBits <= 63 ? recordBits : 0;
         final int shift = pairBits + recordShift;
         for (int record = 0; record < active; record++)
         {
+            final long value = order[record];
+            final long metricKey = (value == low ? lowKey : value == high ? highKey : value) - lowKey;
             final long embedded = 0 == recordShift ? 0 : record;
-            order[record] =
-                (order[record] - min) << shift | (long)demand.pairOfRecord(record) << recordShift | embedded;
+            order[record] = metricKey << shift | (long)demand.pairOfRecord(record) << recordShift | embedded;
         }
+        this.recordShift = recordShift;
         radixSort(active, recordShift, shift + metricBits);
     }
 
     private void radixSort(final int length, final int fromBit, final int toBit)
     {
         final int[] count = radixCount;
-        for (int shift = fromBit; shift < toBit; shift += RADIX_BITS)
+        final int passes = (toBit - fromBit + RADIX_BITS - 1) / RADIX_BITS;
+        if (0 == passes)
+        {
+            return;
+        }
+        final int digitBits = (toBit - fromBit + passes - 1) / passes;
+        final int digits = 1 << digitBits;
+        final int digitMask = digits - 1;
+        for (int shift = fromBit; shift < toBit; shift += digitBits)
         {
             final long[] from = order;
             final long[] to = orderScratch;
-            Arrays.fill(count, 0);
+            Arrays.fill(count, 0, digits, 0);
             for (int i = 0; i < length; i++)
             {
-                count[(int)(from[i] >>> shift) & (RADIX - 1)]++;
+                count[(int)(from[i] >>> shift) & digitMask]++;
             }
             int sum = 0;
-            for (int digit = 0; digit < RADIX; digit++)
+            for (int digit = 0; digit < digits; digit++)
             {
                 final int c = count[digit];
                 count[digit] = sum;
@@ -360,7 +407,7 @@ public final class TimeslotAllocator
             for (int i = 0; i < length; i++)
             {
                 final long key = from[i];
-                to[count[(int)(key >>> shift) & (RADIX - 1)]++] = key;
+                to[count[(int)(key >>> shift) & digitMask]++] = key;
             }
             order = to;
             orderScratch = from;
