@@ -286,10 +286,14 @@ public final class DemandTable
                 recordRequested[record] = recordRequested[last];
                 recordAllocated[record] = recordAllocated[last];
                 recordLastServed[record] = recordLastServed[last];
-                final int marks = recordMarkCount[last];
-                recordMarkCount[record] = marks;
-                System.arraycopy(markEndCells, last * ARRIVAL_MARKS, markEndCells, record * ARRIVAL_MARKS, marks);
-                System.arraycopy(markSlot, last * ARRIVAL_MARKS, markSlot, record * ARRIVAL_MARKS, marks);
+                recordMarkCount[record] = recordMarkCount[last];
+                final int to = record * ARRIVAL_MARKS;
+                final int from = last * ARRIVAL_MARKS;
+                for (int i = 0; i < ARRIVAL_MARKS; i++)
+                {
+                    markEndCells[to + i] = markEndCells[from + i];
+                    markSlot[to + i] = markSlot[from + i];
+                }
             }
         }
     }
