@@ -157,6 +157,33 @@ public final class PathColourer
     }
 
     /**
+     * Add a grant that already has a colour, as when most of a slot was coloured elsewhere and only some edges are
+     * left for {@link #add(int, int)}; later recolouring may still change it.
+     *
+     * @param srcLeaf the source's leaf.
+     * @param dstLeaf the destination's leaf.
+     * @param colour  its colour, 0 to {@link #colourCount()} - 1.
+     * @return the edge's index, for {@link #colour(int)}, or {@link #REFUSED} if the colour is already used at either
+     * leaf.
+     */
+    public int add(final int srcLeaf, final int dstLeaf, final int colour)
+    {
+        final int u = srcLeaf;
+        final int v = leafCount + dstLeaf;
+        final long bit = 1L << colour;
+        if (colour < 0 || colour >= colourCount || 0 != ((usedColours[u] | usedColours[v]) & bit) ||
+            edgeCount == edgeColour.length)
+        {
+            return REFUSED;
+        }
+        final int edge = edgeCount++;
+        edgeSrcVertex[edge] = u;
+        edgeDstVertex[edge] = v;
+        paint(edge, colour);
+        return edge;
+    }
+
+    /**
      * @param edge an edge index returned by {@link #add(int, int)} since the last {@link #reset()}.
      * @return its colour, 0 to {@link #colourCount()} - 1; final only once the slot's last edge is added.
      */

@@ -33,6 +33,10 @@ public final class TimeslotAllocator
     private static final int RADIX_BITS = 11;
     private static final int RADIX = 1 << RADIX_BITS;
     private static final long METRIC_RANGE = 1L << 30;
+    private static final int PATH_SHIFT = 24;
+    private static final int PAIR_MASK = (1 << PATH_SHIFT) - 1;
+    private static final int WITHIN_LEAF = 127;
+    private static final int UNCOLOURED = 126;
 
     private final LeafSpineFabric fabric;
     private final DemandTable demand;
@@ -45,8 +49,9 @@ public final class TimeslotAllocator
 
     private final long[] srcFree;
     private final long[] dstFree;
-    private final int[] uplinkUsed;
-    private final int[] downlinkUsed;
+    private final long allColours;
+    private final long[] uplinkColours;
+    private final long[] downlinkColours;
     private final long[] uplinkFull;
     private final long[] downlinkFull;
 
@@ -57,7 +62,8 @@ public final class TimeslotAllocator
     private final int[] slotGrantCount;
     private final int[] slotGrantPair;
     private final int[] slotGrantEdge;
-    private final int[] spineOfColour;
+    private long uncolouredSlots;
+    private final int[] spineOfPath;
     private final PathColourer colourer;
 
     private int recordShift;
@@ -105,8 +111,9 @@ public final class TimeslotAllocator
         final int leafCount = fabric.leafCount();
         srcFree = new long[hostCount];
         dstFree = new long[hostCount];
-        uplinkUsed = new int[leafCount * MAX_BATCH_SLOTS];
-        downlinkUsed = new int[leafCount * MAX_BATCH_SLOTS];
+        allColours = 64 == pathCount ? -1L : (1L << pathCount) - 1;
+        uplinkColours = new long[leafCount * MAX_BATCH_SLOTS];
+        downlinkColours = new long[leafCount * MAX_BATCH_SLOTS];
         uplinkFull = new long[leafCount];
         downlinkFull = new long[leafCount];
 
@@ -116,10 +123,10 @@ public final class TimeslotAllocator
         slotGrantCount = new int[batchSlots];
         slotGrantPair = new int[batchSlots * hostCount];
         slotGrantEdge = new int[hostCount];
-        spineOfColour = new int[Math.max(1, pathCount)];
-        for (int colour = 0; colour < pathCount; colour++)
+        spineOfPath = new int[Math.max(1, pathCount)];
+        for (int path = 0; path < pathCount; path++)
         {
-            spineOfColour[colour] = fabric.spineOfPath(colour);
+            spineOfPath[path] = fabric.spineOfPath(path);
         }
         colourer = new PathColourer(leafCount, Math.max(1, pathCount), hostCount);
     }
@@ -190,8 +197,8 @@ public final class TimeslotAllocator
         Arrays.fill(dstFree, batchMask);
         if (pathCount > 0)
         {
-            Arrays.fill(uplinkUsed, 0);
-            Arrays.fill(downlinkUsed, 0);
+            Arrays.fill(uplinkColours, 0L);
+            Arrays.fill(downlinkColours, 0L);
             Arrays.fill(uplinkFull, 0L);
             Arrays.fill(downlinkFull, 0L);
         }
@@ -209,8 +216,9 @@ public final class TimeslotAllocator
         final long[] srcFree = this.srcFree;
         final long[] dstFree = this.dstFree;
         final int[] leafOfHost = this.leafOfHost;
-        final int[] uplinkUsed = this.uplinkUsed;
-        final int[] downlinkUsed = this.downlinkUsed;
+        final long allColours = this.allColours;
+        final long[] uplinkColours = this.uplinkColours;
+        final long[] downlinkColours = this.downlinkColours;
         final long[] uplinkFull = this.uplinkFull;
         final long[] downlinkFull = this.downlinkFull;
         final int[] slotGrantCount = this.slotGrantCount;
@@ -220,8 +228,8 @@ public final class TimeslotAllocator
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
         final int pairMask = (1 << (2 * hostBits)) - 1;
-        final int pathCount = this.pathCount;
         final int recordShift = this.recordShift;
+        long uncolouredSlots = 0;
         final int recordMask = (1 << recordShift) - 1;
         for (int i = 0; i < active; i++)
         {
@@ -256,18 +264,40 @@ public final class TimeslotAllocator
                 avail ^= bit;
                 taken |= bit;
                 slotIndex = Long.numberOfTrailingZeros(bit);
+                int path = WITHIN_LEAF;
                 if (crossing)
                 {
-                    if (++uplinkUsed[srcLeaf * MAX_BATCH_SLOTS + slotIndex] == pathCount)
+                    final int up = srcLeaf * MAX_BATCH_SLOTS + slotIndex;
+                    final int down = dstLeaf * MAX_BATCH_SLOTS + slotIndex;
+                    long upColours = uplinkColours[up];
+                    long downColours = downlinkColours[down];
+                    final long common = ~(upColours | downColours) & allColours;
+                    if (0 != common)
+                    {
+                        final long colour = common & -common;
+                        upColours |= colour;
+                        downColours |= colour;
+                        path = Long.numberOfTrailingZeros(colour);
+                    }
+                    else
+                    {
+                        upColours |= Long.lowestOneBit(~upColours & allColours);
+                        downColours |= Long.lowestOneBit(~downColours & allColours);
+                        path = UNCOLOURED;
+                        uncolouredSlots |= bit;
+                    }
+                    uplinkColours[up] = upColours;
+                    downlinkColours[down] = downColours;
+                    if (upColours == allColours)
                     {
                         uplinkFull[srcLeaf] |= bit;
                     }
-                    if (++downlinkUsed[dstLeaf * MAX_BATCH_SLOTS + slotIndex] == pathCount)
+                    if (downColours == allColours)
                     {
                         downlinkFull[dstLeaf] |= bit;
                     }
                 }
-                slotGrantPair[slotIndex * hostCount + slotGrantCount[slotIndex]++] = pair;
+                slotGrantPair[slotIndex * hostCount + slotGrantCount[slotIndex]++] = path << PATH_SHIFT | pair;
                 granted++;
             }
             if (granted > 0)
@@ -277,62 +307,89 @@ public final class TimeslotAllocator
                 demand.allocate(record, granted, firstSlot + slotIndex);
             }
         }
+        this.uncolouredSlots = uncolouredSlots;
     }
 
     private int emit(final long firstSlot, final GrantHandler handler)
     {
         final int[] slotGrantPair = this.slotGrantPair;
-        final int[] slotGrantEdge = this.slotGrantEdge;
-        final int[] leafOfHost = this.leafOfHost;
-        final int[] spineOfColour = this.spineOfColour;
-        final PathColourer colourer = this.colourer;
+        final int[] spineOfPath = this.spineOfPath;
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
-        int total = 0;
+                int total = 0;
         for (int slotIndex = 0; slotIndex < batchSlots; slotIndex++)
         {
             final int count = slotGrantCount[slotIndex];
             final int base = slotIndex * hostCount;
             final long slot = firstSlot + slotIndex;
-            if (0 == pathCount)
+            if (0 != (uncolouredSlots & 1L << slotIndex))
             {
-                for (int n = 0; n < count; n++)
-                {
-                    final int pair = slotGrantPair[base + n];
-                    handler.onGrant(slot, pair >>> hostBits, pair & hostMask, GrantHandler.NO_SPINE);
-                }
-                total += count;
-                continue;
-            }
-            colourer.reset();
-            for (int n = 0; n < count; n++)
-            {
-                final int pair = slotGrantPair[base + n];
-                final int srcLeaf = leafOfHost[pair >>> hostBits];
-                final int dstLeaf = leafOfHost[pair & hostMask];
-                int edge = PathColourer.REFUSED;
-                if (srcLeaf != dstLeaf)
-                {
-                    edge = colourer.add(srcLeaf, dstLeaf);
-                    if (PathColourer.REFUSED == edge)
-                    {
-                        throw new IllegalStateException("slot " + slot +
-                            " has more crossing grants at a leaf than paths");
-                    }
-                }
-                slotGrantEdge[n] = edge;
+                colourSlot(slot, base, count);
             }
             for (int n = 0; n < count; n++)
             {
-                final int pair = slotGrantPair[base + n];
-                final int edge = slotGrantEdge[n];
-                final int spine = PathColourer.REFUSED == edge ?
-                    GrantHandler.NO_SPINE : spineOfColour[colourer.colour(edge)];
+                final int entry = slotGrantPair[base + n];
+                final int pair = entry & PAIR_MASK;
+                final int path = entry >>> PATH_SHIFT;
+                final int spine = WITHIN_LEAF == path ? GrantHandler.NO_SPINE : spineOfPath[path];
                 handler.onGrant(slot, pair >>> hostBits, pair & hostMask, spine);
             }
             total += count;
         }
         return total;
+    }
+
+    private void colourSlot(final long slot, final int base, final int count)
+    {
+        final int[] slotGrantPair = this.slotGrantPair;
+        final int[] slotGrantEdge = this.slotGrantEdge;
+        final int[] leafOfHost = this.leafOfHost;
+        final PathColourer colourer = this.colourer;
+        final int hostBits = demand.hostBits();
+        final int hostMask = demand.hostMask();
+        colourer.reset();
+        for (int n = 0; n < count; n++)
+        {
+            final int entry = slotGrantPair[base + n];
+            final int path = entry >>> PATH_SHIFT;
+            if (WITHIN_LEAF != path && UNCOLOURED != path)
+            {
+                final int edge = colourer.add(leafOfHost[(entry >>> hostBits) & hostMask],
+                    leafOfHost[entry & hostMask], path);
+                if (PathColourer.REFUSED == edge)
+                {
+                    throw noPathLeft(slot);
+                }
+                slotGrantEdge[n] = edge;
+            }
+        }
+        for (int n = 0; n < count; n++)
+        {
+            final int entry = slotGrantPair[base + n];
+            if (UNCOLOURED == entry >>> PATH_SHIFT)
+            {
+                final int edge =
+                    colourer.add(leafOfHost[(entry >>> hostBits) & hostMask], leafOfHost[entry & hostMask]);
+                if (PathColourer.REFUSED == edge)
+                {
+                    throw noPathLeft(slot);
+                }
+                slotGrantEdge[n] = edge;
+            }
+        }
+        for (int n = 0; n < count; n++)
+        {
+            final int entry = slotGrantPair[base + n];
+            if (WITHIN_LEAF != entry >>> PATH_SHIFT)
+            {
+                slotGrantPair[base + n] = colourer.colour(slotGrantEdge[n]) << PATH_SHIFT | (entry & PAIR_MASK);
+            }
+        }
+    }
+
+    private static IllegalStateException noPathLeft(final long slot)
+    {
+        return new IllegalStateException("slot " + slot + " has more crossing grants at a leaf than paths");
     }
 
     private void sortActivePairs(final int active, final long firstSlot)
