@@ -62,6 +62,7 @@ public final class TimeslotAllocator
     private final int[] slotGrantCount;
     private final int[] slotGrantPair;
     private final int[] slotGrantEdge;
+    private final int[] uncolouredGrants;
     private long uncolouredSlots;
     private final int[] spineOfPath;
     private final PathColourer colourer;
@@ -123,6 +124,7 @@ public final class TimeslotAllocator
         slotGrantCount = new int[batchSlots];
         slotGrantPair = new int[batchSlots * hostCount];
         slotGrantEdge = new int[hostCount];
+        uncolouredGrants = new int[hostCount];
         spineOfPath = new int[Math.max(1, pathCount)];
         for (int path = 0; path < pathCount; path++)
         {
@@ -316,7 +318,7 @@ public final class TimeslotAllocator
         final int[] spineOfPath = this.spineOfPath;
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
-                int total = 0;
+        int total = 0;
         for (int slotIndex = 0; slotIndex < batchSlots; slotIndex++)
         {
             final int count = slotGrantCount[slotIndex];
@@ -325,6 +327,18 @@ public final class TimeslotAllocator
             if (0 != (uncolouredSlots & 1L << slotIndex))
             {
                 colourSlot(slot, base, count);
+                final PathColourer colourer = this.colourer;
+                final int[] slotGrantEdge = this.slotGrantEdge;
+                for (int n = 0; n < count; n++)
+                {
+                    final int entry = slotGrantPair[base + n];
+                    final int pair = entry & PAIR_MASK;
+                    final int spine = WITHIN_LEAF == entry >>> PATH_SHIFT ?
+                        GrantHandler.NO_SPINE : spineOfPath[colourer.colour(slotGrantEdge[n])];
+                    handler.onGrant(slot, pair >>> hostBits, pair & hostMask, spine);
+                }
+                total += count;
+                continue;
             }
             for (int n = 0; n < count; n++)
             {
@@ -343,16 +357,22 @@ public final class TimeslotAllocator
     {
         final int[] slotGrantPair = this.slotGrantPair;
         final int[] slotGrantEdge = this.slotGrantEdge;
+        final int[] uncolouredGrants = this.uncolouredGrants;
         final int[] leafOfHost = this.leafOfHost;
         final PathColourer colourer = this.colourer;
         final int hostBits = demand.hostBits();
         final int hostMask = demand.hostMask();
+        int uncoloured = 0;
         colourer.reset();
         for (int n = 0; n < count; n++)
         {
             final int entry = slotGrantPair[base + n];
             final int path = entry >>> PATH_SHIFT;
-            if (WITHIN_LEAF != path && UNCOLOURED != path)
+            if (UNCOLOURED == path)
+            {
+                uncolouredGrants[uncoloured++] = n;
+            }
+            else if (WITHIN_LEAF != path)
             {
                 final int edge = colourer.add(leafOfHost[(entry >>> hostBits) & hostMask],
                     leafOfHost[entry & hostMask], path);
@@ -363,27 +383,16 @@ public final class TimeslotAllocator
                 slotGrantEdge[n] = edge;
             }
         }
-        for (int n = 0; n < count; n++)
+        for (int i = 0; i < uncoloured; i++)
         {
+            final int n = uncolouredGrants[i];
             final int entry = slotGrantPair[base + n];
-            if (UNCOLOURED == entry >>> PATH_SHIFT)
+            final int edge = colourer.add(leafOfHost[(entry >>> hostBits) & hostMask], leafOfHost[entry & hostMask]);
+            if (PathColourer.REFUSED == edge)
             {
-                final int edge =
-                    colourer.add(leafOfHost[(entry >>> hostBits) & hostMask], leafOfHost[entry & hostMask]);
-                if (PathColourer.REFUSED == edge)
-                {
-                    throw noPathLeft(slot);
-                }
-                slotGrantEdge[n] = edge;
+                throw noPathLeft(slot);
             }
-        }
-        for (int n = 0; n < count; n++)
-        {
-            final int entry = slotGrantPair[base + n];
-            if (WITHIN_LEAF != entry >>> PATH_SHIFT)
-            {
-                slotGrantPair[base + n] = colourer.colour(slotGrantEdge[n]) << PATH_SHIFT | (entry & PAIR_MASK);
-            }
+            slotGrantEdge[n] = edge;
         }
     }
 
