@@ -8,16 +8,22 @@ import java.util.Arrays;
  * grant that crosses the spine layer.
  * <p>
  * At the start of a batch the active pairs are put in the order of the {@link Metric} (smallest value first, ties by
- * source then destination) with an LSD radix sort of keys that also carry the pair's record index when it fits, so
- * the matching touches only the compact per-record arrays. Each pair in that order then takes its earliest common
- * free slots of the batch, up to its backlog: {@code Long.numberOfTrailingZeros(srcFree[src] & dstFree[dst] & ...)},
- * one word operation per allocated cell. This is the same as filling the slots one after the other, each by a greedy matching
- * in the batch's order; the order is not re-evaluated within a batch (a batch of 1 slot re-evaluates every slot).
+ * source then destination) with an LSD radix sort of keys that also carry the pair's record index (metric values
+ * clamped to 2<sup>30</sup> slots either side of the batch are keyed next to the nearest unclamped value, so MMF's
+ * never-served pairs do not widen the key), so the matching touches only the compact per-record arrays and never the
+ * table of all pairs. Each pair in that order then takes its earliest common free slots of the batch, up to its
+ * backlog: {@code Long.numberOfTrailingZeros(srcFree[src] & dstFree[dst] & ...)}, one word operation per allocated
+ * cell. This is the same as filling the slots one after the other, each by a greedy matching in the batch's order;
+ * the order is not re-evaluated within a batch (a batch of 1 slot re-evaluates every slot).
  * <p>
  * A grant between two leaves also takes one of the {@link LeafSpineFabric#pathCount()} paths out of the source leaf
- * and into the destination leaf; once a leaf has used them all in a slot, that slot is masked out for every other
- * pair crossing that leaf. Each slot's grants therefore form a bipartite leaf multigraph of degree at most the path
- * count, which {@link PathColourer} always colours: no grant goes without a spine.
+ * and into the destination leaf, chosen as it is made from per-leaf, per-slot masks of the paths used: the lowest
+ * path free at both leaves. Once a leaf has used every path in a slot, that slot is masked out for every other pair
+ * crossing that leaf, so each slot's grants form a bipartite leaf multigraph of degree at most the path count. A grant
+ * that finds no path free at both leaves (the leaves' free paths differ) reserves one free path at each leaf and
+ * marks its slot; before such a slot's grants are handed out, {@link PathColourer} takes the slot's other grants with
+ * their paths and colours the marked ones by alternating-path recolouring, which always succeeds at that degree: no
+ * grant goes without a spine.
  * <p>
  * Maximal: at the end of a batch no pair with backlog has a slot where its source, its destination and, across
  * leaves, both leaves' paths are all free. Nothing is allocated per slot or per grant; grants go to a
