@@ -11,8 +11,9 @@ import java.util.Arrays;
  * (cumulative count, arrival slot), from which {@link Metric#OCF} reads the arrival slot of the oldest cell not yet
  * allocated. When more distinct arrival slots are outstanding, later cells are dated with the newest mark, that is,
  * treated as older than they are. An active pair's counts live in its record, so the allocator touches only the
- * records; the table also keeps 16 bytes per possible pair (indexed {@code src << hostBits | dst}) for the requested
- * count, the last served slot and the record index, and about 70 bytes per record.
+ * records; the table also keeps 16 bytes per possible pair (indexed {@code src << hostBits | dst}): the requested
+ * count and the record index in one long and the last served slot in the next, so that a pair's entry is one cache line
+ * when its pair becomes active or drains, and about 70 bytes per record.
  */
 public final class DemandTable
 {
@@ -33,9 +34,7 @@ public final class DemandTable
     private final int hostMask;
     private final int maxActivePairs;
 
-    private final int[] requestedCells;
-    private final long[] lastServedSlot;
-    private final int[] recordOfPair;
+    private final long[] pairState;
 
     private final int[] recordPair;
     private final int[] recordRequested;
@@ -67,11 +66,12 @@ public final class DemandTable
         this.hostMask = (1 << hostBits) - 1;
         this.maxActivePairs = maxActivePairs;
         final int pairSpace = 1 << (2 * hostBits);
-        requestedCells = new int[pairSpace];
-        lastServedSlot = new long[pairSpace];
-        Arrays.fill(lastServedSlot, Long.MIN_VALUE);
-        recordOfPair = new int[pairSpace];
-        Arrays.fill(recordOfPair, NONE);
+        pairState = new long[2 * pairSpace];
+        for (int pair = 0; pair < pairSpace; pair++)
+        {
+            pairState[2 * pair] = packPairState(0, NONE);
+            pairState[2 * pair + 1] = Long.MIN_VALUE;
+        }
         recordPair = new int[maxActivePairs];
         recordRequested = new int[maxActivePairs];
         recordAllocated = new int[maxActivePairs];
@@ -111,7 +111,7 @@ public final class DemandTable
     public int request(final int srcHost, final int dstHost, final int cumulativeCells, final long arrivalSlot)
     {
         final int pair = pair(srcHost, dstHost);
-        final int increase = cumulativeCells - requestedCells[pair];
+        final int increase = cumulativeCells - requestedOfPair(pair);
         if (increase <= 0)
         {
             return 0;
@@ -145,7 +145,7 @@ public final class DemandTable
      */
     public int backlogCells(final int srcHost, final int dstHost)
     {
-        final int record = recordOfPair[pair(srcHost, dstHost)];
+        final int record = recordOfPair(pair(srcHost, dstHost));
         return NONE == record ? 0 : recordRequested[record] - recordAllocated[record];
     }
 
@@ -156,7 +156,7 @@ public final class DemandTable
      */
     public int requestedCells(final int srcHost, final int dstHost)
     {
-        return requestedCells[pair(srcHost, dstHost)];
+        return requestedOfPair(pair(srcHost, dstHost));
     }
 
     /**
@@ -167,8 +167,8 @@ public final class DemandTable
     public int allocatedCells(final int srcHost, final int dstHost)
     {
         final int pair = pair(srcHost, dstHost);
-        final int record = recordOfPair[pair];
-        return NONE == record ? requestedCells[pair] : recordAllocated[record];
+        final int record = recordOfPair(pair);
+        return NONE == record ? requestedOfPair(pair) : recordAllocated[record];
     }
 
     /**
@@ -179,8 +179,8 @@ public final class DemandTable
     public long lastServedSlot(final int srcHost, final int dstHost)
     {
         final int pair = pair(srcHost, dstHost);
-        final int record = recordOfPair[pair];
-        return NONE == record ? lastServedSlot[pair] : recordLastServed[record];
+        final int record = recordOfPair(pair);
+        return NONE == record ? pairState[2 * pair + 1] : recordLastServed[record];
     }
 
     /**
@@ -190,7 +190,7 @@ public final class DemandTable
      */
     public long oldestArrivalSlot(final int srcHost, final int dstHost)
     {
-        final int record = recordOfPair[pair(srcHost, dstHost)];
+        final int record = recordOfPair(pair(srcHost, dstHost));
         return NONE == record || 0 == recordMarkCount[record] ? Long.MAX_VALUE : markSlot[record * ARRIVAL_MARKS];
     }
 
@@ -219,7 +219,7 @@ public final class DemandTable
 
     int recordOfPair(final int pair)
     {
-        return recordOfPair[pair];
+        return (int)(pairState[2 * pair] >> 32);
     }
 
     int backlogOfRecord(final int record)
@@ -275,29 +275,34 @@ public final class DemandTable
                 continue;
             }
             final int pair = recordPair[record];
-            recordOfPair[pair] = NONE;
-            lastServedSlot[pair] = recordLastServed[record];
+            pairState[2 * pair] = packPairState(recordRequested[record], NONE);
+            pairState[2 * pair + 1] = recordLastServed[record];
             final int last = --activeCount;
             if (record != last)
             {
                 final int movedPair = recordPair[last];
                 recordPair[record] = movedPair;
-                recordOfPair[movedPair] = record;
+                pairState[2 * movedPair] = packPairState(recordRequested[last], record);
                 recordRequested[record] = recordRequested[last];
                 recordAllocated[record] = recordAllocated[last];
                 recordLastServed[record] = recordLastServed[last];
-                final int marks = recordMarkCount[last];
-                recordMarkCount[record] = marks;
-                System.arraycopy(markEndCells, last * ARRIVAL_MARKS, markEndCells, record * ARRIVAL_MARKS, marks);
-                System.arraycopy(markSlot, last * ARRIVAL_MARKS, markSlot, record * ARRIVAL_MARKS, marks);
+                recordMarkCount[record] = recordMarkCount[last];
+                final int to = record * ARRIVAL_MARKS;
+                final int from = last * ARRIVAL_MARKS;
+                for (int i = 0; i < ARRIVAL_MARKS; i++)
+                {
+                    markEndCells[to + i] = markEndCells[from + i];
+                    markSlot[to + i] = markSlot[from + i];
+                }
             }
         }
     }
 
     private void addToPair(final int pair, final int cells, final long arrivalSlot)
     {
-        final int previous = requestedCells[pair];
-        int record = recordOfPair[pair];
+        final long state = pairState[2 * pair];
+        final int previous = (int)state;
+        int record = (int)(state >> 32);
         if (NONE == record)
         {
             if (activeCount == maxActivePairs)
@@ -305,14 +310,13 @@ public final class DemandTable
                 throw new IllegalStateException("more than " + maxActivePairs + " active pairs");
             }
             record = activeCount++;
-            recordOfPair[pair] = record;
             recordPair[record] = pair;
             recordAllocated[record] = previous;
-            recordLastServed[record] = lastServedSlot[pair];
+            recordLastServed[record] = pairState[2 * pair + 1];
             recordMarkCount[record] = 0;
         }
         final int requested = previous + cells;
-        requestedCells[pair] = requested;
+        pairState[2 * pair] = packPairState(requested, record);
         recordRequested[record] = requested;
 
         final int base = record * ARRIVAL_MARKS;
@@ -327,6 +331,16 @@ public final class DemandTable
             markSlot[base + marks] = arrivalSlot;
             recordMarkCount[record] = marks + 1;
         }
+    }
+
+    private int requestedOfPair(final int pair)
+    {
+        return (int)pairState[2 * pair];
+    }
+
+    private static long packPairState(final int requestedCells, final int record)
+    {
+        return (long)record << 32 | (requestedCells & 0xFFFF_FFFFL);
     }
 
     private int pair(final int srcHost, final int dstHost)

@@ -55,7 +55,6 @@ public final class PathColourer
         this.allColours = 64 == colourCount ? -1L : (1L << colourCount) - 1;
         usedColours = new long[2 * leafCount];
         edgeAtColour = new int[2 * leafCount * colourCount];
-        Arrays.fill(edgeAtColour, NONE);
         edgeSrcVertex = new int[maxEdges];
         edgeDstVertex = new int[maxEdges];
         edgeColour = new int[maxEdges];
@@ -84,11 +83,6 @@ public final class PathColourer
      */
     public void reset()
     {
-        for (int e = 0; e < edgeCount; e++)
-        {
-            edgeAtColour[edgeSrcVertex[e] * colourCount + edgeColour[e]] = NONE;
-            edgeAtColour[edgeDstVertex[e] * colourCount + edgeColour[e]] = NONE;
-        }
         Arrays.fill(usedColours, 0L);
         edgeCount = 0;
     }
@@ -121,15 +115,21 @@ public final class PathColourer
             paint(edge, Long.numberOfTrailingZeros(common));
             return edge;
         }
+        recolour(edge, u, v, freeAtU, freeAtV);
+        return edge;
+    }
+
+    private void recolour(final int edge, final int u, final int v, final long freeAtU, final long freeAtV)
+    {
         final int a = Long.numberOfTrailingZeros(freeAtU);
         final int b = Long.numberOfTrailingZeros(freeAtV);
         int fromV = v;
         int colourFromV = a;
-        int nextFromV = edgeAtColour[v * colourCount + a];
+        int nextFromV = edgeAt(v, a);
         int lengthFromV = 0;
         int fromU = u;
         int colourFromU = b;
-        int nextFromU = edgeAtColour[u * colourCount + b];
+        int nextFromU = edgeAt(u, b);
         int lengthFromU = 0;
         while (true)
         {
@@ -137,23 +137,50 @@ public final class PathColourer
             {
                 swap(pathFromV, lengthFromV, a, b);
                 paint(edge, a);
-                return edge;
+                return;
             }
             if (NONE == nextFromU)
             {
                 swap(pathFromU, lengthFromU, a, b);
                 paint(edge, b);
-                return edge;
+                return;
             }
             pathFromV[lengthFromV++] = nextFromV;
             fromV = edgeSrcVertex[nextFromV] == fromV ? edgeDstVertex[nextFromV] : edgeSrcVertex[nextFromV];
             colourFromV = colourFromV == a ? b : a;
-            nextFromV = edgeAtColour[fromV * colourCount + colourFromV];
+            nextFromV = edgeAt(fromV, colourFromV);
             pathFromU[lengthFromU++] = nextFromU;
             fromU = edgeSrcVertex[nextFromU] == fromU ? edgeDstVertex[nextFromU] : edgeSrcVertex[nextFromU];
             colourFromU = colourFromU == a ? b : a;
-            nextFromU = edgeAtColour[fromU * colourCount + colourFromU];
+            nextFromU = edgeAt(fromU, colourFromU);
         }
+    }
+
+    /**
+     * Add a grant that already has a colour, as when most of a slot was coloured elsewhere and only some edges are
+     * left for {@link #add(int, int)}; later recolouring may still change it.
+     *
+     * @param srcLeaf the source's leaf.
+     * @param dstLeaf the destination's leaf.
+     * @param colour  its colour, 0 to {@link #colourCount()} - 1.
+     * @return the edge's index, for {@link #colour(int)}, or {@link #REFUSED} if the colour is already used at either
+     * leaf.
+     */
+    public int add(final int srcLeaf, final int dstLeaf, final int colour)
+    {
+        final int u = srcLeaf;
+        final int v = leafCount + dstLeaf;
+        final long bit = 1L << colour;
+        if (colour < 0 || colour >= colourCount || 0 != ((usedColours[u] | usedColours[v]) & bit) ||
+            edgeCount == edgeColour.length)
+        {
+            return REFUSED;
+        }
+        final int edge = edgeCount++;
+        edgeSrcVertex[edge] = u;
+        edgeDstVertex[edge] = v;
+        paint(edge, colour);
+        return edge;
     }
 
     /**
@@ -178,6 +205,11 @@ public final class PathColourer
         }
     }
 
+    private int edgeAt(final int vertex, final int colour)
+    {
+        return 0 == (usedColours[vertex] & 1L << colour) ? NONE : edgeAtColour[vertex * colourCount + colour];
+    }
+
     private void paint(final int edge, final int colour)
     {
         final int u = edgeSrcVertex[edge];
@@ -196,7 +228,5 @@ public final class PathColourer
         final int colour = edgeColour[edge];
         usedColours[u] &= ~(1L << colour);
         usedColours[v] &= ~(1L << colour);
-        edgeAtColour[u * colourCount + colour] = NONE;
-        edgeAtColour[v * colourCount + colour] = NONE;
     }
 }

@@ -118,4 +118,79 @@ class PathColourerTest
         assertEquals(0, colourer.add(2, 1));
         assertEquals(0, colourer.colour(0));
     }
+
+    @Test
+    void edgesAddedWithTheirColoursAreKeptProperWhileTheRestAreRecoloured()
+    {
+        final Random random = new Random(20_261_123L);
+        int refusedOnTheirColour = 0;
+        for (int trial = 0; trial < 1_000; trial++)
+        {
+            final int leaves = 2 + random.nextInt(10);
+            final int colours = 1 + random.nextInt(trial % 10 == 0 ? 64 : 8);
+            final int maxEdges = leaves * colours;
+            final PathColourer colourer = new PathColourer(leaves, colours, maxEdges);
+            final long[] srcUsed = new long[leaves];
+            final long[] dstUsed = new long[leaves];
+            final int[] srcDegree = new int[leaves];
+            final int[] dstDegree = new int[leaves];
+            final int[] edgeSrc = new int[maxEdges];
+            final int[] edgeDst = new int[maxEdges];
+            final int[] edges = new int[maxEdges];
+            final boolean[] coloured = new boolean[maxEdges];
+            int count = 0;
+            for (int attempt = 0; attempt < 4 * maxEdges && count < maxEdges; attempt++)
+            {
+                final int src = random.nextInt(leaves);
+                final int dst = random.nextInt(leaves);
+                if (srcDegree[src] == colours || dstDegree[dst] == colours)
+                {
+                    continue;
+                }
+                srcDegree[src]++;
+                dstDegree[dst]++;
+                edgeSrc[count] = src;
+                edgeDst[count] = dst;
+                final long common = ~(srcUsed[src] | dstUsed[dst]) & (64 == colours ? -1L : (1L << colours) - 1);
+                if (0 != common)
+                {
+                    final int colour = Long.numberOfTrailingZeros(common);
+                    srcUsed[src] |= 1L << colour;
+                    dstUsed[dst] |= 1L << colour;
+                    final long usedBefore = srcUsed[src] & ~(1L << colour);
+                    if (0 != usedBefore)
+                    {
+                        final int used = Long.numberOfTrailingZeros(usedBefore);
+                        assertEquals(PathColourer.REFUSED, colourer.add(src, leaves - 1 - src, used));
+                        refusedOnTheirColour++;
+                    }
+                    edges[count] = colourer.add(src, dst, colour);
+                    assertEquals(colour, colourer.colour(edges[count]));
+                    coloured[count] = true;
+                }
+                count++;
+            }
+            for (int e = 0; e < count; e++)
+            {
+                if (!coloured[e])
+                {
+                    edges[e] = colourer.add(edgeSrc[e], edgeDst[e]);
+                }
+                assertTrue(edges[e] >= 0, "refused an edge within the degree");
+            }
+            assertEquals(count, colourer.edgeCount());
+            final boolean[][] srcUses = new boolean[leaves][colours];
+            final boolean[][] dstUses = new boolean[leaves][colours];
+            for (int e = 0; e < count; e++)
+            {
+                final int colour = colourer.colour(edges[e]);
+                assertTrue(colour >= 0 && colour < colours);
+                assertFalse(srcUses[edgeSrc[e]][colour], "source leaf uses a path twice");
+                assertFalse(dstUses[edgeDst[e]][colour], "destination leaf uses a path twice");
+                srcUses[edgeSrc[e]][colour] = true;
+                dstUses[edgeDst[e]][colour] = true;
+            }
+        }
+        assertTrue(refusedOnTheirColour > 1_000, "too few refusals checked: " + refusedOnTheirColour);
+    }
 }

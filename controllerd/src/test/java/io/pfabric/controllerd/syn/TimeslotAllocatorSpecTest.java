@@ -28,6 +28,12 @@ abstract class TimeslotAllocatorSpecTest
      */
     static final LeafSpineFabric WIDE = new LeafSpineFabric(12, 3, 3, 1);
 
+    /**
+     * 64 hosts, 8 per leaf, 2 spines of 4 packets per slot: 8 paths per leaf, as many as hosts, so busy slots have
+     * leaves with no path free in common and need recolouring.
+     */
+    static final LeafSpineFabric DENSE = new LeafSpineFabric(64, 8, 2, 4);
+
     final GrantRecorder recorder = new GrantRecorder();
 
     abstract Metric metric();
@@ -136,6 +142,61 @@ abstract class TimeslotAllocatorSpecTest
             }
             assertTrue(crossingGrants > 1000, "too few crossing grants to mean anything: " + crossingGrants);
         }
+    }
+
+    @Test
+    void slotsThatNeedRecolouringKeepTheReferenceGrantsAndEveryLinkWithinItsPackets()
+    {
+        final LeafSpineFabric fabric = DENSE;
+        final int hosts = fabric.hostCount();
+        final int batchSlots = 64;
+        final Random random = new Random(2_026_112_3L);
+        final DemandTable demand = new DemandTable(hosts, 4096);
+        final TimeslotAllocator allocator = allocator(fabric, demand, batchSlots);
+        int recolouredSlots = 0;
+        for (int batch = 0; batch < 30; batch++)
+        {
+            addRandomDemand(random, demand, allocator.nextSlot(), hosts, 2 * batchSlots);
+            final long firstSlot = allocator.nextSlot();
+            final List<String> expected = ReferenceAllocator.batch(demand, fabric, metric(), firstSlot, batchSlots);
+            recorder.clear();
+            allocator.allocateBatch(recorder);
+            assertEquals(expected, recorder.pairs(), "batch " + batch);
+
+            final int[][][] upPerSpine = new int[batchSlots][fabric.leafCount()][fabric.spineCount()];
+            final int[][][] downPerSpine = new int[batchSlots][fabric.leafCount()][fabric.spineCount()];
+            final long[][] firstFitUp = new long[batchSlots][fabric.leafCount()];
+            final long[][] firstFitDown = new long[batchSlots][fabric.leafCount()];
+            final boolean[] firstFitFails = new boolean[batchSlots];
+            for (final long[] grant : recorder.grants)
+            {
+                final int t = (int)(grant[0] - firstSlot);
+                final int srcLeaf = fabric.leafOf((int)grant[1]);
+                final int dstLeaf = fabric.leafOf((int)grant[2]);
+                final int spine = (int)grant[3];
+                if (srcLeaf == dstLeaf)
+                {
+                    assertEquals(GrantHandler.NO_SPINE, spine);
+                    continue;
+                }
+                assertTrue(spine >= 0 && spine < fabric.spineCount(), "spine " + spine);
+                assertTrue(++upPerSpine[t][srcLeaf][spine] <= fabric.spineLinkPacketsPerSlot(), "uplink over");
+                assertTrue(++downPerSpine[t][dstLeaf][spine] <= fabric.spineLinkPacketsPerSlot(), "downlink over");
+                final long common = ~(firstFitUp[t][srcLeaf] | firstFitDown[t][dstLeaf]) & 0xFF;
+                if (0 == common)
+                {
+                    firstFitFails[t] = true;
+                    continue;
+                }
+                firstFitUp[t][srcLeaf] |= Long.lowestOneBit(common);
+                firstFitDown[t][dstLeaf] |= Long.lowestOneBit(common);
+            }
+            for (final boolean fails : firstFitFails)
+            {
+                recolouredSlots += fails ? 1 : 0;
+            }
+        }
+        assertTrue(recolouredSlots > 50, "too few slots where first fit fails: " + recolouredSlots);
     }
 
     @Test
