@@ -5,6 +5,8 @@ import io.pfabric.hostd.control.AsyAdmission;
 import io.pfabric.hostd.transport.HostTransport;
 import org.agrona.collections.LongArrayQueue;
 
+import java.util.Arrays;
+
 /**
  * ASY on virtual time: controllerd's {@link RateNormalizer} as the central controller, a token bucket per destination
  * on every host.
@@ -28,8 +30,9 @@ public final class AsyControl implements Simulator.SimControl
     public static final double HEADROOM = 0.9;
 
     /**
-     * Least share of the link a backlogged pair gets: Sinkhorn scaling of a pattern without total support drives
-     * some entries towards 0, which would starve those pairs for good.
+     * Least share of the link a backlogged pair gets before the final scale-down: Sinkhorn scaling of a pattern
+     * without total support drives some entries towards 0 (the limit's pattern), which would hold those pairs back
+     * until the pattern changes. After the floor, rows and then columns are scaled down again to sum at most 1.
      */
     public static final double MIN_SHARE = 0.01;
 
@@ -50,6 +53,7 @@ public final class AsyControl implements Simulator.SimControl
     private final int[] column;
     private final double[] offered;
     private final double[] rate;
+    private final double[] columnSum;
     private Simulator simulator;
     private long nextUpdateNs;
 
@@ -74,6 +78,7 @@ public final class AsyControl implements Simulator.SimControl
         column = new int[hostCount * hostCount];
         offered = new double[hostCount * hostCount];
         rate = new double[hostCount * hostCount];
+        columnSum = new double[hostCount];
     }
 
     /**
@@ -152,6 +157,7 @@ public final class AsyControl implements Simulator.SimControl
         }
         rowStart[hostCount] = entries;
         normalizer.normalize(rowStart, column, offered, null, rate);
+        floorAndScaleDown(entries);
         for (int src = 0; src < hostCount; src++)
         {
             int e = rowStart[src];
@@ -161,7 +167,7 @@ public final class AsyControl implements Simulator.SimControl
                 double value = 0;
                 if (e < rowStart[src + 1] && column[e] == dst)
                 {
-                    value = Math.max(MIN_SHARE, rate[e++]);
+                    value = rate[e++];
                 }
                 if (value != granted[key])
                 {
@@ -170,6 +176,34 @@ public final class AsyControl implements Simulator.SimControl
                     rateKeys.addLong(key);
                     rateValues.addLong((long)(value * HEADROOM * edgeRateBitsPerSec));
                 }
+            }
+        }
+    }
+
+    private void floorAndScaleDown(final int entries)
+    {
+        Arrays.fill(columnSum, 0.0);
+        for (int src = 0; src < hostCount; src++)
+        {
+            double sum = 0;
+            for (int e = rowStart[src]; e < rowStart[src + 1]; e++)
+            {
+                rate[e] = Math.max(MIN_SHARE, rate[e]);
+                sum += rate[e];
+            }
+            final double down = sum > 1.0 ? 1.0 / sum : 1.0;
+            for (int e = rowStart[src]; e < rowStart[src + 1]; e++)
+            {
+                rate[e] *= down;
+                columnSum[column[e]] += rate[e];
+            }
+        }
+        for (int e = 0; e < entries; e++)
+        {
+            final double sum = columnSum[column[e]];
+            if (sum > 1.0)
+            {
+                rate[e] /= sum;
             }
         }
     }
