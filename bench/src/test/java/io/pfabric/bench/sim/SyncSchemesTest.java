@@ -4,6 +4,7 @@ import io.pfabric.common.control.Timeslots;
 import io.pfabric.controllerd.syn.Metric;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.switchd.egress.EgressPacer;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -59,12 +60,13 @@ class SyncSchemesTest
         final SynControl control = new SynControl(fabric, Metric.SRJF, Timeslots.slotNs(GBPS));
         final Simulator simulator = syn(fabric, control);
         final long slotNs = control.slotNs();
+        final long dataWireNs = new EgressPacer(GBPS, 1).wireTimeNs(1_500);
         final Map<Long, Integer> perUplinkSlot = new HashMap<>();
         simulator.transmitObserver((switchIndex, port, nowNs, payload) ->
         {
             if (switchIndex < fabric.leaves() && port >= fabric.hostsPerLeaf() && payload > 0)
             {
-                final long slot = (nowNs - fabric.edgeDelayNs()) / slotNs - 1;
+                final long slot = (nowNs - fabric.edgeDelayNs() - dataWireNs) / slotNs;
                 perUplinkSlot.merge((switchIndex * 16L + port) << 40 | slot, 1, Integer::sum);
             }
         });
