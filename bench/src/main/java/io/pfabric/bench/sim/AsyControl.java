@@ -19,7 +19,11 @@ import java.util.Arrays;
  * a token bucket at its rate (depth {@link AsyAdmission#DEFAULT_DEPTH_BYTES}, each packet's mix length plus 24 bytes
  * counted, as hostd's {@link AsyAdmission}: a packet may leave while the bucket is not in debt); leaves spray packets
  * over the spines. The buckets are hostd's logic restated here because the simulator must know when a held-back
- * destination's bucket refills.
+ * destination's bucket refills. A bucket that gets a rate after having none starts with a fraction of a full frame
+ * of tokens, drawn from a hash of the pair and how often it started: its first packet leaves at once, and the next
+ * at a phase of its own. Rates reach every host at the same instant here, and buckets that all started alike would
+ * send in lockstep, each period one packet from every source of an incast at once into the destination's port, where
+ * the last waited about as long as the fixed timeout and was sent again.
  */
 public final class AsyControl implements Simulator.SimControl
 {
@@ -35,6 +39,8 @@ public final class AsyControl implements Simulator.SimControl
      * until the pattern changes. After the floor, rows and then columns are scaled down again to sum at most 1.
      */
     public static final double MIN_SHARE = 0.01;
+
+    private static final int FULL_FRAME_LENGTH = 1_500 + AsyAdmission.FRAME_OVERHEAD_LENGTH;
 
     private final int hostCount;
     private final long edgeRateBitsPerSec;
@@ -208,6 +214,15 @@ public final class AsyControl implements Simulator.SimControl
         }
     }
 
+    private static double phase(final int src, final int dst, final int start)
+    {
+        long h = ((long)src << 42 | (long)dst << 21 | start) * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 31;
+        h *= 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 29;
+        return (h >>> 11) * 0x1.0p-53;
+    }
+
     private final class Host implements Simulator.SimAdmission
     {
         private final int index;
@@ -217,6 +232,7 @@ public final class AsyControl implements Simulator.SimControl
         private final boolean[] reported = new boolean[hostCount];
         private final int[] sendable = new int[hostCount];
         private final int[] active = new int[hostCount];
+        private final int[] started = new int[hostCount];
 
         Host(final int index)
         {
@@ -226,6 +242,10 @@ public final class AsyControl implements Simulator.SimControl
         void rate(final int dst, final long bitsPerSec, final long nowNs)
         {
             refill(dst, nowNs);
+            if (0 == rateBitsPerSec[dst] && bitsPerSec > 0)
+            {
+                tokens[dst] = phase(index, dst, ++started[dst]) * FULL_FRAME_LENGTH;
+            }
             rateBitsPerSec[dst] = bitsPerSec;
         }
 
