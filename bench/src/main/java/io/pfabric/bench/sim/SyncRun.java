@@ -42,11 +42,12 @@ public final class SyncRun
      * @param flows            flows in the trace.
      * @param incomplete       flows that did not complete.
      * @param throughput       in the steady window (from the arrival of the flow a tenth of the way through the
-     *                         trace to the last arrival), data segments the leaves sent down to their hosts over
-     *                         the segments of the flows that arrived in it: 1 when the scheme keeps up with the
-     *                         load, less when its backlog grows.
-     * @param goodputShare     the same segments at the mix's mean length, as a share of all host links' capacity
-     *                         over the window (compare with the load).
+     *                         trace to the last arrival), wire bytes of the flows that completed in it over wire
+     *                         bytes of the flows that arrived in it: flows running across either end of the window
+     *                         balance out, so it is about 1 when the scheme keeps up with the load and less when
+     *                         its backlog grows; retransmissions do not count.
+     * @param goodputShare     the same completed wire bytes as a share of all host links' capacity over the window
+     *                         (compare with the load).
      * @param meanNormalizedFct mean of FCT over the idle-fabric FCT of the flow's packets.
      * @param cvNormalizedFct  its standard deviation over its mean.
      * @param jain             Jain's index over the completed flows' throughputs (bytes / FCT).
@@ -132,22 +133,8 @@ public final class SyncRun
             default -> throw new IllegalArgumentException("the comparison runs " + SCHEMES + ", not '" + scheme + "'");
         }
         simulator.sampleTiers(TIER_SAMPLE_NS);
-        final long windowStartNs = trace.get(trace.size() / WINDOW_START_DIVISOR).startNs();
-        final long windowEndNs = trace.get(trace.size() - 1).startNs();
-        final long[] deliveredSegments = new long[1];
-        final int leaves = fabric.leaves();
-        final int hostsPerLeaf = fabric.hostsPerLeaf();
-        simulator.transmitObserver((switchIndex, port, nowNs, payloadLength) ->
-        {
-            if (switchIndex < leaves && port < hostsPerLeaf && payloadLength > 1 &&
-                nowNs >= windowStartNs && nowNs < windowEndNs)
-            {
-                deliveredSegments[0]++;
-            }
-        });
         final Simulator.Result result = simulator.run(trace, LIMIT_NS);
-        final Metrics metrics = metrics(fabric, scheme, trace, mix, result, simulator, windowStartNs, windowEndNs,
-            deliveredSegments[0],
+        final Metrics metrics = metrics(fabric, scheme, trace, mix, result, simulator,
             null == syn ? Double.NaN : (double)syn.grantsUsed() / Math.max(1, syn.grants()),
             System.nanoTime() - startNs);
         if (null != log)
@@ -215,10 +202,12 @@ public final class SyncRun
 
     private static Metrics metrics(final SimFabric fabric, final String scheme,
         final List<WorkloadTrace.FlowSpec> trace, final PacketSizeMix mix, final Simulator.Result result,
-        final Simulator simulator, final long windowStartNs, final long windowEndNs, final long deliveredSegments,
-        final double slotUse, final long wallNs)
+        final Simulator simulator, final double slotUse, final long wallNs)
     {
-        long offeredSegments = 0;
+        final long windowStartNs = trace.get(trace.size() / WINDOW_START_DIVISOR).startNs();
+        final long windowEndNs = trace.get(trace.size() - 1).startNs();
+        double offeredBytes = 0;
+        double completedBytes = 0;
         double sum = 0;
         double sumSquares = 0;
         double rateSum = 0;
@@ -228,13 +217,20 @@ public final class SyncRun
         {
             final WorkloadTrace.FlowSpec flow = trace.get(i);
             final FlowRecord record = result.records()[i];
+            final long segments = flow.sizeBytes() / TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
+            final double wireBytes = segments * EgressPacer.WIRE_OVERHEAD_LENGTH + (null == record ?
+                segments * mix.meanFrameLength() : flowBytes(mix, record.flowId(), flow.sizeBytes()));
             if (flow.startNs() >= windowStartNs && flow.startNs() < windowEndNs)
             {
-                offeredSegments += flow.sizeBytes() / TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
+                offeredBytes += wireBytes;
             }
             if (null == record)
             {
                 continue;
+            }
+            if (record.endNs() >= windowStartNs && record.endNs() < windowEndNs)
+            {
+                completedBytes += wireBytes;
             }
             final long bytes = flowBytes(mix, record.flowId(), flow.sizeBytes());
             final long fctNs = record.endNs() - flow.startNs();
@@ -246,12 +242,12 @@ public final class SyncRun
             rateSquares += throughput * throughput;
             completed++;
         }
-        final double goodput = deliveredSegments * (mix.meanFrameLength() + EgressPacer.WIRE_OVERHEAD_LENGTH) * 8e9 /
+        final double goodput = completedBytes * 8e9 /
             ((double)(windowEndNs - windowStartNs) * fabric.edgeRateBitsPerSec() * fabric.hosts());
         final double mean = sum / Math.max(1, completed);
         final double variance = Math.max(0, sumSquares / Math.max(1, completed) - mean * mean);
         return new Metrics(scheme, trace.size(), trace.size() - completed,
-            deliveredSegments / (double)Math.max(1, offeredSegments), goodput, mean, Math.sqrt(variance) / mean,
+            completedBytes / Math.max(1, offeredBytes), goodput, mean, Math.sqrt(variance) / mean,
             rateSum * rateSum / (completed * rateSquares), simulator.meanTierQueueBytes(0),
             simulator.meanTierQueueBytes(1), simulator.meanTierQueueBytes(2), result.droppedPackets(), slotUse,
             wallNs, result.events());
