@@ -168,7 +168,7 @@ final class SyncSweep
     }
 
     private static final List<Panel> PANELS = List.of(
-        new Panel("throughput (completed / arrived bytes)", "throughput", SyncRun.Metrics::throughput),
+        new Panel("throughput (completed / arrived bytes, steady window)", "throughput", SyncRun.Metrics::throughput),
         new Panel("normalized FCT: mean", "normalized FCT", SyncRun.Metrics::meanNormalizedFct),
         new Panel("normalized FCT: coefficient of variation", "CV", SyncRun.Metrics::cvNormalizedFct),
         new Panel("Jain's index over per-flow throughput", "Jain", SyncRun.Metrics::jain),

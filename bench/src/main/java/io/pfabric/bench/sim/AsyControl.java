@@ -5,6 +5,8 @@ import io.pfabric.hostd.control.AsyAdmission;
 import io.pfabric.hostd.transport.HostTransport;
 import org.agrona.collections.LongArrayQueue;
 
+import java.util.Arrays;
+
 /**
  * ASY on virtual time: controllerd's {@link RateNormalizer} as the central controller, a token bucket per destination
  * on every host.
@@ -17,7 +19,11 @@ import org.agrona.collections.LongArrayQueue;
  * a token bucket at its rate (depth {@link AsyAdmission#DEFAULT_DEPTH_BYTES}, each packet's mix length plus 24 bytes
  * counted, as hostd's {@link AsyAdmission}: a packet may leave while the bucket is not in debt); leaves spray packets
  * over the spines. The buckets are hostd's logic restated here because the simulator must know when a held-back
- * destination's bucket refills.
+ * destination's bucket refills. A bucket that gets a rate after having none starts with a fraction of a full frame
+ * of tokens, drawn from a hash of the pair and how often it started: its first packet leaves at once, and the next
+ * at a phase of its own. Rates reach every host at the same instant here, and buckets that all started alike would
+ * send in lockstep, each period one packet from every source of an incast at once into the destination's port, where
+ * the last waited about as long as the fixed timeout and was sent again.
  */
 public final class AsyControl implements Simulator.SimControl
 {
@@ -28,10 +34,13 @@ public final class AsyControl implements Simulator.SimControl
     public static final double HEADROOM = 0.9;
 
     /**
-     * Least share of the link a backlogged pair gets: Sinkhorn scaling of a pattern without total support drives
-     * some entries towards 0, which would starve those pairs for good.
+     * Least share of the link a backlogged pair gets before the final scale-down: Sinkhorn scaling of a pattern
+     * without total support drives some entries towards 0 (the limit's pattern), which would hold those pairs back
+     * until the pattern changes. After the floor, rows and then columns are scaled down again to sum at most 1.
      */
     public static final double MIN_SHARE = 0.01;
+
+    private static final int FULL_FRAME_LENGTH = 1_500 + AsyAdmission.FRAME_OVERHEAD_LENGTH;
 
     private final int hostCount;
     private final long edgeRateBitsPerSec;
@@ -50,6 +59,7 @@ public final class AsyControl implements Simulator.SimControl
     private final int[] column;
     private final double[] offered;
     private final double[] rate;
+    private final double[] columnSum;
     private Simulator simulator;
     private long nextUpdateNs;
 
@@ -74,6 +84,7 @@ public final class AsyControl implements Simulator.SimControl
         column = new int[hostCount * hostCount];
         offered = new double[hostCount * hostCount];
         rate = new double[hostCount * hostCount];
+        columnSum = new double[hostCount];
     }
 
     /**
@@ -152,6 +163,7 @@ public final class AsyControl implements Simulator.SimControl
         }
         rowStart[hostCount] = entries;
         normalizer.normalize(rowStart, column, offered, null, rate);
+        floorAndScaleDown(entries);
         for (int src = 0; src < hostCount; src++)
         {
             int e = rowStart[src];
@@ -161,7 +173,7 @@ public final class AsyControl implements Simulator.SimControl
                 double value = 0;
                 if (e < rowStart[src + 1] && column[e] == dst)
                 {
-                    value = Math.max(MIN_SHARE, rate[e++]);
+                    value = rate[e++];
                 }
                 if (value != granted[key])
                 {
@@ -174,6 +186,43 @@ public final class AsyControl implements Simulator.SimControl
         }
     }
 
+    private void floorAndScaleDown(final int entries)
+    {
+        Arrays.fill(columnSum, 0.0);
+        for (int src = 0; src < hostCount; src++)
+        {
+            double sum = 0;
+            for (int e = rowStart[src]; e < rowStart[src + 1]; e++)
+            {
+                rate[e] = Math.max(MIN_SHARE, rate[e]);
+                sum += rate[e];
+            }
+            final double down = sum > 1.0 ? 1.0 / sum : 1.0;
+            for (int e = rowStart[src]; e < rowStart[src + 1]; e++)
+            {
+                rate[e] *= down;
+                columnSum[column[e]] += rate[e];
+            }
+        }
+        for (int e = 0; e < entries; e++)
+        {
+            final double sum = columnSum[column[e]];
+            if (sum > 1.0)
+            {
+                rate[e] /= sum;
+            }
+        }
+    }
+
+    private static double phase(final int src, final int dst, final int start)
+    {
+        long h = ((long)src << 42 | (long)dst << 21 | start) * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 31;
+        h *= 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 29;
+        return (h >>> 11) * 0x1.0p-53;
+    }
+
     private final class Host implements Simulator.SimAdmission
     {
         private final int index;
@@ -183,6 +232,7 @@ public final class AsyControl implements Simulator.SimControl
         private final boolean[] reported = new boolean[hostCount];
         private final int[] sendable = new int[hostCount];
         private final int[] active = new int[hostCount];
+        private final int[] started = new int[hostCount];
 
         Host(final int index)
         {
@@ -192,6 +242,10 @@ public final class AsyControl implements Simulator.SimControl
         void rate(final int dst, final long bitsPerSec, final long nowNs)
         {
             refill(dst, nowNs);
+            if (0 == rateBitsPerSec[dst] && bitsPerSec > 0)
+            {
+                tokens[dst] = phase(index, dst, ++started[dst]) * FULL_FRAME_LENGTH;
+            }
             rateBitsPerSec[dst] = bitsPerSec;
         }
 

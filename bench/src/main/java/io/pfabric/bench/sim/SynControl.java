@@ -2,6 +2,7 @@ package io.pfabric.bench.sim;
 
 import io.pfabric.common.control.ControlMessageFlyweight;
 import io.pfabric.common.control.Timeslots;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.controllerd.syn.DemandTable;
 import io.pfabric.controllerd.syn.GrantHandler;
 import io.pfabric.controllerd.syn.LeafSpineFabric;
@@ -9,14 +10,22 @@ import io.pfabric.controllerd.syn.Metric;
 import io.pfabric.controllerd.syn.TimeslotAllocator;
 import io.pfabric.hostd.control.SynAdmission;
 import io.pfabric.hostd.transport.HostTransport;
+import io.pfabric.switchd.egress.EgressPacer;
 import org.agrona.collections.LongArrayQueue;
 
 /**
  * SYN on virtual time: controllerd's {@link DemandTable} and {@link TimeslotAllocator} as the central controller,
  * hostd's {@link SynAdmission} on every host.
  * <p>
- * Time is slotted; a slot is the wire time of one 1500-byte packet at the host link rate (1524 bytes with FCS,
- * preamble and gap), whatever the packet: a 40-byte packet leaves the rest of its slot empty. The controller ticks at
+ * Time is slotted; a slot is the wire time at the host link rate of one 1500-byte packet (1524 bytes with FCS,
+ * preamble and gap, {@link Timeslots}) and of one ACK with the most SACK blocks ({@value #ACK_FRAME_LENGTH} bytes
+ * framed), whatever the packet: a 40-byte packet leaves the rest of its slot empty. ACKs are not scheduled; a host
+ * sends at most one data packet and receives at most one per slot, so each edge link carries at most one data packet
+ * and, on average, one ACK per slot, and the ACK's room in the slot keeps its queue from growing (with slots of one
+ * data packet, a host busy both ways gained about 90 bytes of queue per slot in its NIC and its leaf port until the
+ * 36 KB buffer overflowed). A leaf-spine link is given as many packets per slot as data packets and their ACKs fit in
+ * a slot at its rate, and the grants' spines rotate by one every slot, so that the colouring's first spine is not
+ * the one that always runs full while the sprayed ACKs come on top. The controller ticks at
  * every slot boundary: it takes the hosts' reports that have arrived (each host reports, per destination, the cells it
  * has ever needed: grants used or expired plus segments waiting, and {@link DemandTable#request} adds the increase),
  * allocates the slot {@code lead} slots ahead, where {@code lead} covers the control delay, and hands the grants of
@@ -27,7 +36,14 @@ import org.agrona.collections.LongArrayQueue;
  */
 public final class SynControl implements Simulator.SimControl
 {
+    /**
+     * Bytes of the longest ACK frame without FCS: Ethernet and IPv4 headers and a pFabric header with
+     * {@link PfabricHeaderFlyweight#MAX_SACK_BLOCKS} SACK blocks.
+     */
+    public static final int ACK_FRAME_LENGTH = Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH;
+
     private final int hostCount;
+    private final int spines;
     private final long slotNs;
     private final long delayNs;
     private final int lead;
@@ -53,11 +69,18 @@ public final class SynControl implements Simulator.SimControl
     public SynControl(final SimFabric fabric, final Metric metric, final long delayNs)
     {
         this.hostCount = fabric.hosts();
-        this.slotNs = Timeslots.slotNs(fabric.edgeRateBitsPerSec());
+        this.spines = fabric.spines();
+        final EgressPacer edge = new EgressPacer(fabric.edgeRateBitsPerSec(), 1);
+        this.slotNs = Timeslots.slotNs(fabric.edgeRateBitsPerSec()) + edge.wireTimeNs(ACK_FRAME_LENGTH);
         this.delayNs = delayNs;
         this.lead = (int)((delayNs + slotNs - 1) / slotNs);
-        final int perLink = fabric.spines() > 0 ?
-            (int)Math.max(1, fabric.coreRateBitsPerSec() / fabric.edgeRateBitsPerSec()) : 1;
+        int perLink = 1;
+        if (fabric.spines() > 0)
+        {
+            final EgressPacer core = new EgressPacer(fabric.coreRateBitsPerSec(), 1);
+            final long pairNs = core.wireTimeNs(Timeslots.SLOT_WIRE_LENGTH - EgressPacer.WIRE_OVERHEAD_LENGTH) + core.wireTimeNs(ACK_FRAME_LENGTH);
+            perLink = (int)Math.max(1, slotNs / pairNs);
+        }
         final LeafSpineFabric shape = new LeafSpineFabric(hostCount, fabric.hostsPerLeaf(), fabric.spines(), perLink);
         demand = new DemandTable(hostCount, hostCount * hostCount);
         allocator = new TimeslotAllocator(shape, demand, metric, 1, 0);
@@ -146,7 +169,8 @@ public final class SynControl implements Simulator.SimControl
             final int src = (int)(due[i] >>> 32);
             final int dst = (int)(due[i] >>> 16) & 0xFFFF;
             final int spine = (int)(due[i] & 0xFFFF) - 1;
-            hosts[src].admission.onGrant(dst, spine < 0 ? ControlMessageFlyweight.NO_SPINE : spine, nowNs);
+            hosts[src].admission.onGrant(dst,
+                spine < 0 ? ControlMessageFlyweight.NO_SPINE : (int)((spine + slot) % spines), nowNs);
             hosts[src].granted[dst]++;
         }
         for (int i = 0; i < count; i++)

@@ -33,6 +33,7 @@ public final class SyncRun
 
     private static final long LIMIT_NS = 600_000_000_000L;
     private static final long TIER_SAMPLE_NS = 10_000;
+    private static final int WINDOW_START_DIVISOR = 10;
 
     /**
      * The comparison's metrics of one run.
@@ -40,10 +41,13 @@ public final class SyncRun
      * @param scheme           the scheme.
      * @param flows            flows in the trace.
      * @param incomplete       flows that did not complete.
-     * @param throughput       bytes of the flows completed by the last arrival over bytes of the flows arrived by
-     *                         then.
-     * @param goodputShare     mean over hosts of bytes received by the last arrival, as a share of the link's
-     *                         capacity over that time (compare with the load).
+     * @param throughput       in the steady window (from the arrival of the flow a tenth of the way through the
+     *                         trace to the last arrival), wire bytes of the flows that completed in it over wire
+     *                         bytes of the flows that arrived in it: flows running across either end of the window
+     *                         balance out, so it is about 1 when the scheme keeps up with the load and less when
+     *                         its backlog grows; retransmissions do not count.
+     * @param goodputShare     the same completed wire bytes as a share of all host links' capacity over the window
+     *                         (compare with the load).
      * @param meanNormalizedFct mean of FCT over the idle-fabric FCT of the flow's packets.
      * @param cvNormalizedFct  its standard deviation over its mean.
      * @param jain             Jain's index over the completed flows' throughputs (bytes / FCT).
@@ -200,10 +204,10 @@ public final class SyncRun
         final List<WorkloadTrace.FlowSpec> trace, final PacketSizeMix mix, final Simulator.Result result,
         final Simulator simulator, final double slotUse, final long wallNs)
     {
-        final long lastArrivalNs = trace.get(trace.size() - 1).startNs();
-        double arrivedBytes = 0;
+        final long windowStartNs = trace.get(trace.size() / WINDOW_START_DIVISOR).startNs();
+        final long windowEndNs = trace.get(trace.size() - 1).startNs();
+        double offeredBytes = 0;
         double completedBytes = 0;
-        final double[] receivedByHost = new double[fabric.hosts()];
         double sum = 0;
         double sumSquares = 0;
         double rateSum = 0;
@@ -213,20 +217,22 @@ public final class SyncRun
         {
             final WorkloadTrace.FlowSpec flow = trace.get(i);
             final FlowRecord record = result.records()[i];
-            final double estimate = flow.sizeBytes() / (double)TransportConfiguration.DEFAULT_SEGMENT_LENGTH *
-                mix.meanFrameLength();
+            final long segments = flow.sizeBytes() / TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
+            final double wireBytes = segments * EgressPacer.WIRE_OVERHEAD_LENGTH + (null == record ?
+                segments * mix.meanFrameLength() : flowBytes(mix, record.flowId(), flow.sizeBytes()));
+            if (flow.startNs() >= windowStartNs && flow.startNs() < windowEndNs)
+            {
+                offeredBytes += wireBytes;
+            }
             if (null == record)
             {
-                arrivedBytes += estimate;
                 continue;
             }
-            final long bytes = flowBytes(mix, record.flowId(), flow.sizeBytes());
-            arrivedBytes += bytes;
-            if (record.endNs() <= lastArrivalNs)
+            if (record.endNs() >= windowStartNs && record.endNs() < windowEndNs)
             {
-                completedBytes += bytes;
-                receivedByHost[flow.destinationHost()] += bytes;
+                completedBytes += wireBytes;
             }
+            final long bytes = flowBytes(mix, record.flowId(), flow.sizeBytes());
             final long fctNs = record.endNs() - flow.startNs();
             final double normalized = (double)fctNs / idealFctNs(fabric, mix, record, flow.sizeBytes());
             sum += normalized;
@@ -236,15 +242,12 @@ public final class SyncRun
             rateSquares += throughput * throughput;
             completed++;
         }
-        double goodput = 0;
-        for (final double bytes : receivedByHost)
-        {
-            goodput += bytes * 8e9 / lastArrivalNs / fabric.edgeRateBitsPerSec();
-        }
+        final double goodput = completedBytes * 8e9 /
+            ((double)(windowEndNs - windowStartNs) * fabric.edgeRateBitsPerSec() * fabric.hosts());
         final double mean = sum / Math.max(1, completed);
         final double variance = Math.max(0, sumSquares / Math.max(1, completed) - mean * mean);
-        return new Metrics(scheme, trace.size(), trace.size() - completed, completedBytes / arrivedBytes,
-            goodput / fabric.hosts(), mean, Math.sqrt(variance) / mean,
+        return new Metrics(scheme, trace.size(), trace.size() - completed,
+            completedBytes / Math.max(1, offeredBytes), goodput, mean, Math.sqrt(variance) / mean,
             rateSum * rateSum / (completed * rateSquares), simulator.meanTierQueueBytes(0),
             simulator.meanTierQueueBytes(1), simulator.meanTierQueueBytes(2), result.droppedPackets(), slotUse,
             wallNs, result.events());

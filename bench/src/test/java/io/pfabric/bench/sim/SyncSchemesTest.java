@@ -4,8 +4,10 @@ import io.pfabric.common.control.Timeslots;
 import io.pfabric.controllerd.syn.Metric;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.switchd.egress.EgressPacer;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,12 +61,13 @@ class SyncSchemesTest
         final SynControl control = new SynControl(fabric, Metric.SRJF, Timeslots.slotNs(GBPS));
         final Simulator simulator = syn(fabric, control);
         final long slotNs = control.slotNs();
+        final long dataWireNs = new EgressPacer(GBPS, 1).wireTimeNs(1_500);
         final Map<Long, Integer> perUplinkSlot = new HashMap<>();
         simulator.transmitObserver((switchIndex, port, nowNs, payload) ->
         {
             if (switchIndex < fabric.leaves() && port >= fabric.hostsPerLeaf() && payload > 0)
             {
-                final long slot = (nowNs - fabric.edgeDelayNs()) / slotNs - 1;
+                final long slot = (nowNs - fabric.edgeDelayNs() - dataWireNs) / slotNs;
                 perUplinkSlot.merge((switchIndex * 16L + port) << 40 | slot, 1, Integer::sum);
             }
         });
@@ -123,6 +126,71 @@ class SyncSchemesTest
             assertEquals(0, simulator.queue(nics, host).counters().droppedPackets());
         }
         assertTrue(simulator.meanTierQueueBytes(0) < 3_000, "nic " + simulator.meanTierQueueBytes(0));
+    }
+
+    @Test
+    void asyGivesATenToOneIncastItsFairShares()
+    {
+        final SimFabric fabric = new SimFabric(2, 8, 2, GBPS, 10 * GBPS, 2_700, 200, 36_000, "pfabric");
+        final long slotNs = Timeslots.slotNs(GBPS);
+        final AsyControl control = new AsyControl(fabric, slotNs, slotNs);
+        final Simulator simulator = new Simulator(fabric, Simulator.Scheme.CONTROLLED,
+            SyncRun.configuration(fabric, true), 1, control, PacketSizeMix.FIXED);
+        control.attach(simulator);
+        final int segments = 30;
+        final List<WorkloadTrace.FlowSpec> trace = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            trace.add(new WorkloadTrace.FlowSpec(i, 1 + i, 0, segments * 1460L, 1_000));
+        }
+        final Simulator.Result result = simulator.run(trace, 1_000_000_000L);
+        // Fair sharing of the destination's link, filled to the headroom: all 300 packets through it, and a flow
+        // no later than that plus a few control delays and round trips.
+        final long packetNs = new EgressPacer(GBPS, 1).wireTimeNs(1_500);
+        final long allNs = (long)(10 * segments * packetNs / AsyControl.HEADROOM);
+        for (final FlowRecord record : result.records())
+        {
+            assertNotNull(record);
+            final long fctNs = record.endNs() - 1_000;
+            assertTrue(fctNs <= allNs + 20 * slotNs, "fct " + fctNs + " against " + allNs);
+            assertTrue(fctNs >= 0.8 * allNs, "fct " + fctNs + " against " + allNs);
+        }
+        assertEquals(0, result.droppedPackets());
+    }
+
+    @Test
+    void synWithFullPacketsDropsNothingAndKeepsEdgeQueuesWithinTwoFrames()
+    {
+        final SimFabric fabric = new SimFabric(4, 30, 3, GBPS, 10 * GBPS, 2_700, 200, 36_000, "pfabric");
+        final SynControl control = new SynControl(fabric, Metric.OCF, Timeslots.slotNs(GBPS));
+        final Simulator simulator = syn(fabric, control);
+        final int nics = fabric.leaves() + fabric.spines();
+        final long[] maxEdgeBytes = new long[1];
+        final long[] maxCoreBytes = new long[1];
+        simulator.transmitObserver((switchIndex, port, nowNs, payload) ->
+        {
+            final long queued = simulator.queue(switchIndex, port).byteCount();
+            if (switchIndex == nics || (switchIndex < fabric.leaves() && port < fabric.hostsPerLeaf()))
+            {
+                maxEdgeBytes[0] = Math.max(maxEdgeBytes[0], queued);
+            }
+            else
+            {
+                maxCoreBytes[0] = Math.max(maxCoreBytes[0], queued);
+            }
+        });
+        final List<WorkloadTrace.FlowSpec> trace = SyncWorkload.generate(fabric.hosts(), 0.8, GBPS,
+            PacketSizeMix.FIXED, SyncWorkload.Traffic.UNIFORM, 1, 1, 1_000);
+        final Simulator.Result result = simulator.run(trace, 10_000_000_000L);
+        for (final FlowRecord record : result.records())
+        {
+            assertNotNull(record);
+        }
+        assertEquals(0, result.droppedPackets());
+        assertEquals(control.grants(), control.grantsUsed());
+        assertTrue(maxEdgeBytes[0] <= 2 * 1_500, "edge " + maxEdgeBytes[0]);
+        // A leaf-spine link at ten times the host rate takes up to ten packets in a slot, all sent at its start.
+        assertTrue(maxCoreBytes[0] <= 11 * 1_500, "core " + maxCoreBytes[0]);
     }
 
     @Test

@@ -18,7 +18,12 @@ import java.util.Arrays;
  * towards a pattern with zeros, and slowly), or at the iteration cap. Rows and columns with no entries are left out.
  * Whatever the stop, the final scale-down (each row by min(1, 1 / sum), then each column likewise) makes W feasible.
  * The scaling vectors are kept, so the next call starts warm from the last result unless {@link #coldStart()} is
- * called. Nothing is allocated per call.
+ * called. Only the products {@code a[i] b[j]} matter: multiplying a connected block's row scales by t and its column
+ * scales by 1 / t changes nothing, and where the pattern cannot meet its sums (ten rows with one entry each in one
+ * column: an incast) every iteration moves the scales along that freedom, the rows' up and the column's down, by the
+ * same factor. So each call first re-centres every block (the mean log row scale made equal to the mean log column
+ * scale); without that the warm start carries the drift from call to call until a scale underflows to 0. A row whose
+ * positive entries sum to 0 or to no finite number restarts the scaling cold. Nothing is allocated per call.
  */
 public final class RateNormalizer
 {
@@ -77,6 +82,11 @@ public final class RateNormalizer
     private final double[] columnScale;
     private final double[] rowSum;
     private final double[] columnSum;
+    private final int[] block;
+    private final double[] blockLogRows;
+    private final double[] blockLogColumns;
+    private final int[] blockRows;
+    private final int[] blockColumns;
 
     private int iterations;
     private double rowError;
@@ -112,6 +122,11 @@ public final class RateNormalizer
         columnScale = new double[hostCount];
         rowSum = new double[hostCount];
         columnSum = new double[hostCount];
+        block = new int[2 * hostCount];
+        blockLogRows = new double[2 * hostCount];
+        blockLogColumns = new double[2 * hostCount];
+        blockRows = new int[2 * hostCount];
+        blockColumns = new int[2 * hostCount];
         coldStart();
     }
 
@@ -176,9 +191,11 @@ public final class RateNormalizer
             rowError = 0;
             return stopReason = StopReason.EMPTY;
         }
+        recentre(rowStart, column);
         double best = Double.POSITIVE_INFINITY;
         int bestIteration = 0;
         int iteration = 0;
+        boolean restarted = false;
         StopReason reason;
         while (true)
         {
@@ -187,6 +204,14 @@ public final class RateNormalizer
             {
                 coldStart();
                 rowError = error;
+                if (!restarted)
+                {
+                    restarted = true;
+                    best = Double.POSITIVE_INFINITY;
+                    bestIteration = 0;
+                    iteration = 0;
+                    continue;
+                }
                 reason = StopReason.DIVERGED;
                 break;
             }
@@ -231,6 +256,91 @@ public final class RateNormalizer
         return reason;
     }
 
+    private void recentre(final int[] rowStart, final int[] column)
+    {
+        final int n = hostCount;
+        for (int v = 0; v < 2 * n; v++)
+        {
+            block[v] = v;
+            blockLogRows[v] = 0;
+            blockLogColumns[v] = 0;
+            blockRows[v] = 0;
+            blockColumns[v] = 0;
+        }
+        for (int i = 0; i < n; i++)
+        {
+            for (int k = rowStart[i], end = rowStart[i + 1]; k < end; k++)
+            {
+                final int a = root(i);
+                final int b = root(n + column[k]);
+                if (a != b)
+                {
+                    block[Math.max(a, b)] = Math.min(a, b);
+                }
+            }
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if (rowStart[i + 1] > rowStart[i] && rowScale[i] > 0 && Double.isFinite(rowScale[i]))
+            {
+                final int r = root(i);
+                blockLogRows[r] += Math.log(rowScale[i]);
+                blockRows[r]++;
+            }
+        }
+        for (int k = 0, nnz = rowStart[n]; k < nnz; k++)
+        {
+            final int j = column[k];
+            if (block[n + j] >= 0)
+            {
+                final int r = root(n + j);
+                if (columnScale[j] > 0 && Double.isFinite(columnScale[j]))
+                {
+                    blockLogColumns[r] += Math.log(columnScale[j]);
+                    blockColumns[r]++;
+                }
+                block[n + j] = -1 - r;
+            }
+        }
+        for (int v = 0; v < 2 * n; v++)
+        {
+            if (block[v] == v && blockRows[v] > 0 && blockColumns[v] > 0)
+            {
+                blockLogRows[v] = Math.exp(
+                    0.5 * (blockLogRows[v] / blockRows[v] - blockLogColumns[v] / blockColumns[v]));
+            }
+            else if (block[v] == v)
+            {
+                blockLogRows[v] = 1.0;
+            }
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if (rowStart[i + 1] > rowStart[i])
+            {
+                rowScale[i] /= blockLogRows[root(i)];
+            }
+        }
+        for (int j = 0; j < n; j++)
+        {
+            if (block[n + j] < 0)
+            {
+                columnScale[j] *= blockLogRows[-1 - block[n + j]];
+            }
+        }
+    }
+
+    private int root(final int vertex)
+    {
+        int v = vertex;
+        while (block[v] != v)
+        {
+            block[v] = block[block[v]];
+            v = block[v];
+        }
+        return v;
+    }
+
     private double rowSums(final int[] rowStart, final int[] column, final double[] offered, final double[] weight)
     {
         final double[] columnScale = this.columnScale;
@@ -238,13 +348,16 @@ public final class RateNormalizer
         for (int i = 0, n = hostCount; i < n; i++)
         {
             double sum = 0;
+            boolean positive = false;
             for (int k = rowStart[i], end = rowStart[i + 1]; k < end; k++)
             {
                 final double entry = null == weight ? offered[k] : offered[k] * weight[k];
+                positive |= entry > 0;
                 sum += entry * columnScale[column[k]];
             }
             rowSum[i] = sum;
-            if (!Double.isFinite(sum))
+            if (!Double.isFinite(sum) || (positive && !(sum > 0)) || !(rowScale[i] > 0) ||
+                !Double.isFinite(rowScale[i]))
             {
                 return Double.NaN;
             }

@@ -87,6 +87,48 @@ class RateNormalizerTest
     }
 
     @Test
+    void anIncastKeepsItsFairSharesOverManyWarmCalls()
+    {
+        final double[][] dense = new double[12][12];
+        for (int i = 1; i <= 10; i++)
+        {
+            dense[i][0] = 1;
+        }
+        final SparseMatrix matrix = new SparseMatrix(dense);
+        final RateNormalizer normalizer = new RateNormalizer(12);
+        for (int call = 0; call < 1_000; call++)
+        {
+            normalize(normalizer, matrix);
+            for (int k = 0; k < 10; k++)
+            {
+                assertEquals(0.1, matrix.rate[k], 1e-9, "call " + call + " entry " + k);
+            }
+        }
+    }
+
+    @Test
+    void aPairThatJoinsAnIncastLaterGetsItsShare()
+    {
+        final double[][] dense = new double[12][12];
+        for (int i = 1; i <= 9; i++)
+        {
+            dense[i][0] = 1;
+        }
+        final RateNormalizer normalizer = new RateNormalizer(12);
+        for (int call = 0; call < 200; call++)
+        {
+            normalize(normalizer, new SparseMatrix(dense));
+        }
+        dense[10][0] = 1;
+        final SparseMatrix joined = new SparseMatrix(dense);
+        normalize(normalizer, joined);
+        for (int k = 0; k < 10; k++)
+        {
+            assertEquals(0.1, joined.rate[k], 1e-9, "entry " + k);
+        }
+    }
+
+    @Test
     void aLargeSparseMatrixWithoutTotalSupportIsFeasibleWhateverTheStop()
     {
         final Random random = new Random(3);
