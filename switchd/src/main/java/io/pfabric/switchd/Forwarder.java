@@ -2,6 +2,7 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
+import io.pfabric.common.status.CounterSet;
 import io.pfabric.common.wire.ArpFlyweight;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.FrameKind;
@@ -68,6 +69,9 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private int sprayCursor;
     private long statisticsDeadlineNs;
     private boolean statisticsStarted;
+    private final CounterSet<ForwarderCounter> counters = new CounterSet<>(ForwarderCounter.class);
+    private long lastDutyCycleNs;
+    private boolean dutyCycleSeen;
 
     /**
      * A forwarder over ports.
@@ -110,6 +114,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
+     * The forwarder's own counters: duty cycles and the longest gap between two. Readable from any thread.
+     *
+     * @return the counters.
+     */
+    public CounterSet<ForwarderCounter> counters()
+    {
+        return counters;
+    }
+
+    /**
      * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs).
      */
     public void onStart()
@@ -142,6 +156,13 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public int doWork()
     {
         final long nowNs = clock.nanoTime();
+        if (dutyCycleSeen)
+        {
+            counters.raiseTo(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS, nowNs - lastDutyCycleNs);
+        }
+        dutyCycleSeen = true;
+        lastDutyCycleNs = nowNs;
+        counters.add(ForwarderCounter.DUTY_CYCLES, 1);
         int work = 0;
         final Runnable command = commands.poll();
         if (null != command)

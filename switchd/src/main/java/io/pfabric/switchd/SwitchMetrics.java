@@ -20,13 +20,20 @@ public final class SwitchMetrics
     }
 
     /**
-     * Register every port's counters, queue counters and queue occupancy, tagged with switch and port.
+     * Register the forwarder's counters, tagged with the switch, and every port's counters, queue counters and queue
+     * occupancy, tagged with switch and port.
      *
      * @param daemon   the switch.
      * @param registry to register with.
      */
     public static void bind(final SwitchDaemon daemon, final MeterRegistry registry)
     {
+        final Tags switchTags = Tags.of("switch", daemon.name());
+        final Forwarder forwarder = daemon.forwarder();
+        FunctionCounter.builder("pfabric.forwarder.duty.cycles", forwarder,
+            f -> f.counters().get(ForwarderCounter.DUTY_CYCLES)).tags(switchTags).register(registry);
+        Gauge.builder("pfabric.forwarder.longest.duty.cycle.gap.ns", forwarder,
+            f -> f.counters().get(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS)).tags(switchTags).register(registry);
         for (int i = 0; i < daemon.portCount(); i++)
         {
             final SwitchPort port = daemon.port(i);

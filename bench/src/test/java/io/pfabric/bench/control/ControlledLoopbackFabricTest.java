@@ -14,6 +14,7 @@ import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.switchd.ForwarderCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.testbed.FabricRunner;
@@ -251,8 +252,10 @@ class ControlledLoopbackFabricTest
                     control.syn().grantsReceived(), control.syn().grantsUsed(), control.syn().grantsExpired(),
                     control.ledger().lostGrants())));
         }
-        return text.append(String.format("%nswitch queue high water: %d frames, %d bytes; longest 1 ms park overshot " +
-            "by %.1f ms", switchHighWater(QueueCounter.HIGH_WATER_PACKETS), switchHighWater(QueueCounter.HIGH_WATER_BYTES),
+        return text.append(String.format("%nswitch queue high water: %d frames, %d bytes; switch's longest gap " +
+            "between duty cycles %.1f ms; longest 1 ms park overshot by %.1f ms",
+            switchHighWater(QueueCounter.HIGH_WATER_PACKETS), switchHighWater(QueueCounter.HIGH_WATER_BYTES),
+            switches.daemon("s1").forwarder().counters().get(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS) / 1e6,
             stalls.longestOvershootNs() / 1e6)).toString();
     }
 

@@ -12,6 +12,7 @@ import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.switchd.ForwarderCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.testbed.FabricRunner;
@@ -182,7 +183,9 @@ class ControlledNetnsFabricSystemTest
                 s1.port(port).queue().counters().get(QueueCounter.HIGH_WATER_PACKETS),
                 s1.port(port).queue().counters().get(QueueCounter.HIGH_WATER_BYTES)));
         }
-        text.append(String.format("%nlongest 1 ms park overshot by %.1f ms", stalls.longestOvershootNs() / 1e6));
+        text.append(String.format("%nswitch's longest gap between duty cycles %.1f ms; longest 1 ms park overshot by " +
+            "%.1f ms", s1.forwarder().counters().get(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS) / 1e6,
+            stalls.longestOvershootNs() / 1e6));
         return text.toString();
     }
 
