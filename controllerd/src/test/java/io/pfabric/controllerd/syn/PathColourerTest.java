@@ -66,18 +66,7 @@ class PathColourerTest
                         }
                     }
                 }
-                assertEquals(count, colourer.edgeCount());
-                final boolean[][] srcUses = new boolean[leaves][colours];
-                final boolean[][] dstUses = new boolean[leaves][colours];
-                for (int e = 0; e < count; e++)
-                {
-                    final int colour = colourer.colour(edges[e]);
-                    assertTrue(colour >= 0 && colour < colours);
-                    assertFalse(srcUses[edgeSrc[e]][colour], "source leaf uses a path twice");
-                    assertFalse(dstUses[edgeDst[e]][colour], "destination leaf uses a path twice");
-                    srcUses[edgeSrc[e]][colour] = true;
-                    dstUses[edgeDst[e]][colour] = true;
-                }
+                assertProperlyColoured(colourer, leaves, colours, edgeSrc, edgeDst, edges, count);
                 if (count == maxEdges)
                 {
                     recoloured++;
@@ -178,19 +167,28 @@ class PathColourerTest
                 }
                 assertTrue(edges[e] >= 0, "refused an edge within the degree");
             }
-            assertEquals(count, colourer.edgeCount());
-            final boolean[][] srcUses = new boolean[leaves][colours];
-            final boolean[][] dstUses = new boolean[leaves][colours];
-            for (int e = 0; e < count; e++)
-            {
-                final int colour = colourer.colour(edges[e]);
-                assertTrue(colour >= 0 && colour < colours);
-                assertFalse(srcUses[edgeSrc[e]][colour], "source leaf uses a path twice");
-                assertFalse(dstUses[edgeDst[e]][colour], "destination leaf uses a path twice");
-                srcUses[edgeSrc[e]][colour] = true;
-                dstUses[edgeDst[e]][colour] = true;
-            }
+            assertProperlyColoured(colourer, leaves, colours, edgeSrc, edgeDst, edges, count);
         }
         assertTrue(refusedOnTheirColour > 1_000, "too few refusals checked: " + refusedOnTheirColour);
+    }
+
+    /**
+     * Every edge is in the colourer with a colour below the count, and no leaf uses a colour twice on either side.
+     */
+    private static void assertProperlyColoured(final PathColourer colourer, final int leaves, final int colours,
+        final int[] edgeSrc, final int[] edgeDst, final int[] edges, final int count)
+    {
+        assertEquals(count, colourer.edgeCount());
+        final boolean[][] srcUses = new boolean[leaves][colours];
+        final boolean[][] dstUses = new boolean[leaves][colours];
+        for (int e = 0; e < count; e++)
+        {
+            final int colour = colourer.colour(edges[e]);
+            assertTrue(colour >= 0 && colour < colours);
+            assertFalse(srcUses[edgeSrc[e]][colour], "source leaf uses a path twice");
+            assertFalse(dstUses[edgeDst[e]][colour], "destination leaf uses a path twice");
+            srcUses[edgeSrc[e]][colour] = true;
+            dstUses[edgeDst[e]][colour] = true;
+        }
     }
 }
