@@ -1,5 +1,6 @@
 package io.pfabric.bench.cli;
 
+import io.pfabric.bench.experiment.ChartGrid;
 import io.pfabric.bench.experiment.ExperimentSettings;
 import io.pfabric.bench.sim.PacketSizeMix;
 import io.pfabric.bench.sim.SimFabric;
@@ -10,14 +11,10 @@ import io.pfabric.common.config.Quantities;
 import io.pfabric.common.control.Timeslots;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
-import javax.imageio.ImageIO;
 import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -178,51 +175,34 @@ final class SyncSweep
     private static void plot(final List<Row> rows, final String traffic, final String mix, final String title,
         final Path file) throws IOException
     {
-        System.setProperty("java.awt.headless", "true");
         final int width = 480;
         final int height = 340;
-        final int columns = 3;
-        final BufferedImage image = new BufferedImage(columns * width, 40 + 2 * height, BufferedImage.TYPE_INT_RGB);
-        final Graphics2D graphics = image.createGraphics();
-        try
+        final List<XYChart> charts = new ArrayList<>();
+        for (final Panel panel : PANELS)
         {
-            graphics.setColor(Color.WHITE);
-            graphics.fillRect(0, 0, image.getWidth(), image.getHeight());
-            graphics.setColor(Color.BLACK);
-            graphics.setFont(graphics.getFont().deriveFont(16f));
-            graphics.drawString(title, 20, 26);
-            for (int i = 0; i < PANELS.size(); i++)
+            final XYChart chart = new XYChartBuilder().width(width).height(height).title(panel.title())
+                .xAxisTitle("load").yAxisTitle(panel.axis()).build();
+            chart.getStyler().setChartBackgroundColor(Color.WHITE);
+            for (final String scheme : SyncRun.SCHEMES)
             {
-                final Panel panel = PANELS.get(i);
-                final XYChart chart = new XYChartBuilder().width(width).height(height).title(panel.title())
-                    .xAxisTitle("load").yAxisTitle(panel.axis()).build();
-                chart.getStyler().setChartBackgroundColor(Color.WHITE);
-                for (final String scheme : SyncRun.SCHEMES)
+                final List<Double> x = new ArrayList<>();
+                final List<Double> y = new ArrayList<>();
+                for (final Row row : rows)
                 {
-                    final List<Double> x = new ArrayList<>();
-                    final List<Double> y = new ArrayList<>();
-                    for (final Row row : rows)
+                    if (row.traffic().equals(traffic) && row.mix().equals(mix) &&
+                        row.metrics().scheme().equals(scheme))
                     {
-                        if (row.traffic().equals(traffic) && row.mix().equals(mix) &&
-                            row.metrics().scheme().equals(scheme))
-                        {
-                            x.add(row.load());
-                            y.add(panel.value().applyAsDouble(row.metrics()));
-                        }
-                    }
-                    if (!x.isEmpty())
-                    {
-                        chart.addSeries(scheme, x, y);
+                        x.add(row.load());
+                        y.add(panel.value().applyAsDouble(row.metrics()));
                     }
                 }
-                graphics.drawImage(BitmapEncoder.getBufferedImage(chart), (i % columns) * width,
-                    40 + (i / columns) * height, null);
+                if (!x.isEmpty())
+                {
+                    chart.addSeries(scheme, x, y);
+                }
             }
+            charts.add(chart);
         }
-        finally
-        {
-            graphics.dispose();
-        }
-        ImageIO.write(image, "png", file.toFile());
+        ChartGrid.write(charts, 3, width, height, title, file);
     }
 }

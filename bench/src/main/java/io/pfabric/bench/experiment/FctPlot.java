@@ -2,15 +2,11 @@ package io.pfabric.bench.experiment;
 
 import io.pfabric.bench.fct.FctAnalysis;
 import io.pfabric.bench.fct.ResultsTable;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-import javax.imageio.ImageIO;
 import java.awt.Color;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,39 +51,17 @@ public final class FctPlot
     public static void write(final List<ResultsTable.Line> lines, final String title, final Path file)
         throws IOException
     {
-        System.setProperty("java.awt.headless", "true");
         final Set<String> schemes = new LinkedHashSet<>();
         for (final ResultsTable.Line line : lines)
         {
             schemes.add(line.scheme());
         }
-        final int rows = (PANELS.size() + COLUMNS - 1) / COLUMNS;
-        final int titleHeight = 40;
-        final BufferedImage image = new BufferedImage(COLUMNS * PANEL_WIDTH, titleHeight + rows * PANEL_HEIGHT,
-            BufferedImage.TYPE_INT_RGB);
-        final Graphics2D graphics = image.createGraphics();
-        try
+        final List<XYChart> charts = new ArrayList<>();
+        for (final Panel panel : PANELS)
         {
-            graphics.setColor(Color.WHITE);
-            graphics.fillRect(0, 0, image.getWidth(), image.getHeight());
-            graphics.setColor(Color.BLACK);
-            graphics.setFont(graphics.getFont().deriveFont(18f));
-            graphics.drawString(title, 20, 28);
-            for (int i = 0; i < PANELS.size(); i++)
-            {
-                final XYChart chart = chart(PANELS.get(i), schemes, lines);
-                graphics.drawImage(BitmapEncoder.getBufferedImage(chart), (i % COLUMNS) * PANEL_WIDTH,
-                    titleHeight + (i / COLUMNS) * PANEL_HEIGHT, null);
-            }
+            charts.add(chart(panel, schemes, lines));
         }
-        finally
-        {
-            graphics.dispose();
-        }
-        if (!ImageIO.write(image, "png", file.toFile()))
-        {
-            throw new IOException("no PNG writer in this JDK");
-        }
+        ChartGrid.write(charts, COLUMNS, PANEL_WIDTH, PANEL_HEIGHT, title, file);
     }
 
     private static XYChart chart(final Panel panel, final Set<String> schemes, final List<ResultsTable.Line> lines)
