@@ -34,6 +34,17 @@ class SyncSchemesTest
         return simulator;
     }
 
+    /** ASY on a fabric of 1 Gb/s hosts, rates every slot applied one slot later. */
+    private static Simulator asy(final SimFabric fabric, final PacketSizeMix mix)
+    {
+        final long slotNs = Timeslots.slotNs(GBPS);
+        final AsyControl control = new AsyControl(fabric, slotNs, slotNs);
+        final Simulator simulator = new Simulator(fabric, Simulator.Scheme.CONTROLLED,
+            SyncRun.configuration(fabric, true), 1, control, mix);
+        control.attach(simulator);
+        return simulator;
+    }
+
     @Test
     void loneSynFlowTakesTheSlotsItNeedsAndCompletes()
     {
@@ -90,10 +101,7 @@ class SyncSchemesTest
     {
         final SimFabric fabric = new SimFabric(2, 4, 2, GBPS, 10 * GBPS, 2_700, 200, 36_000, "pfabric");
         final long slotNs = Timeslots.slotNs(GBPS);
-        final AsyControl control = new AsyControl(fabric, slotNs, slotNs);
-        final Simulator simulator = new Simulator(fabric, Simulator.Scheme.CONTROLLED,
-            SyncRun.configuration(fabric, true), 1, control, PacketSizeMix.BIMODAL);
-        control.attach(simulator);
+        final Simulator simulator = asy(fabric, PacketSizeMix.BIMODAL);
         // Bytes of data each host's NIC starts sending, by window of 100 slots.
         final long windowNs = 100 * slotNs;
         final Map<Long, Long> bytesByWindow = new HashMap<>();
@@ -133,10 +141,7 @@ class SyncSchemesTest
     {
         final SimFabric fabric = new SimFabric(2, 8, 2, GBPS, 10 * GBPS, 2_700, 200, 36_000, "pfabric");
         final long slotNs = Timeslots.slotNs(GBPS);
-        final AsyControl control = new AsyControl(fabric, slotNs, slotNs);
-        final Simulator simulator = new Simulator(fabric, Simulator.Scheme.CONTROLLED,
-            SyncRun.configuration(fabric, true), 1, control, PacketSizeMix.FIXED);
-        control.attach(simulator);
+        final Simulator simulator = asy(fabric, PacketSizeMix.FIXED);
         final int segments = 30;
         final List<WorkloadTrace.FlowSpec> trace = new ArrayList<>();
         for (int i = 0; i < 10; i++)
