@@ -13,7 +13,8 @@ import java.util.Random;
 /**
  * A bad network for control messages on loopback: each of its sockets forwards what it receives to one fixed
  * address, losing, duplicating and reordering datagrams, and a forger adds datagrams of its own (signed under another
- * key, or garbage) toward every destination. Runs on its own thread until closed.
+ * key, or garbage) toward every destination once told that every destination is listening. Runs on its own thread
+ * until closed.
  */
 final class LossyControlRelay implements AutoCloseable
 {
@@ -24,7 +25,10 @@ final class LossyControlRelay implements AutoCloseable
     private final double duplicateRate;
     private final Random random = new Random(17);
     private final Thread thread;
+    private static final long FORGER_INTERVAL_NS = 5_000_000L;
+
     private volatile boolean running = true;
+    private volatile boolean forging;
     private volatile long forwarded;
     private volatile long lost;
     private volatile long duplicated;
@@ -36,7 +40,7 @@ final class LossyControlRelay implements AutoCloseable
      * @param targets       one socket is bound per target, forwarding to it.
      * @param lossRate      fraction of datagrams dropped.
      * @param duplicateRate fraction sent twice.
-     * @param forgeries     datagrams the forger sends to every target in its first round and every 2,000th after.
+     * @param forgeries     datagrams the forger sends to every target every 5 ms once {@link #startForging()} was called.
      * @throws IOException if a socket cannot be bound.
      */
     LossyControlRelay(final List<InetSocketAddress> targets, final double lossRate, final double duplicateRate,
@@ -76,11 +80,19 @@ final class LossyControlRelay implements AutoCloseable
         }
     }
 
+    /**
+     * Let the forger start: call once every target's socket is bound, so that no forgery meets a closed port.
+     */
+    void startForging()
+    {
+        forging = true;
+    }
+
     private void run()
     {
         final ByteBuffer buffer = ByteBuffer.allocate(2_048);
         final List<Object[]> held = new ArrayList<>();
-        long round = 0;
+        long nextForgeryNs = 0;
         try (DatagramChannel out = DatagramChannel.open())
         {
             while (running)
@@ -120,8 +132,10 @@ final class LossyControlRelay implements AutoCloseable
                     }
                     held.clear();
                 }
-                if (round++ % 2_000 == 0)
+                final long nowNs = System.nanoTime();
+                if (forging && nowNs - nextForgeryNs >= 0)
                 {
+                    nextForgeryNs = nowNs + FORGER_INTERVAL_NS;
                     for (final InetSocketAddress target : targets)
                     {
                         for (final byte[] forgery : forgeries)
@@ -133,6 +147,7 @@ final class LossyControlRelay implements AutoCloseable
                 }
                 if (!any)
                 {
+                    // Back-off of an idle relay between polls, not a wait for a condition.
                     Thread.sleep(0, 50_000);
                 }
             }
