@@ -9,6 +9,7 @@ import io.pfabric.common.control.GrantLedger;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.testsupport.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -90,14 +92,13 @@ class ControllerDaemonTest
         final long[] messages = new long[HOSTS];
         final long[] clocks = new long[HOSTS];
         final List<Long> slotsToTwo = new ArrayList<>();
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        long sequence = 0;
-        while ((grants[0] < 20 || grants[1] < 20 || messages[2] < 20) && System.nanoTime() < deadline)
+        final long[] sequence = { 0 };
+        Await.await(() ->
         {
-            sequence++;
+            sequence[0]++;
             for (int h = 0; h < 2; h++)
             {
-                send(key, ControlMessageFlyweight.TYPE_DEMAND, h, sequence, 2, ledgers[h].demandTotal(2));
+                send(key, ControlMessageFlyweight.TYPE_DEMAND, h, sequence[0], 2, ledgers[h].demandTotal(2));
             }
             for (int h = 0; h < HOSTS; h++)
             {
@@ -131,7 +132,9 @@ class ControllerDaemonTest
                     }
                 }, 100_000);
             }
-        }
+            return grants[0] >= 20 && grants[1] >= 20 && messages[2] >= 20;
+        }, Duration.ofSeconds(20), () -> "hosts 1 and 2 had 20 grants each and host 3 20 heartbeats (grants " +
+            grants[0] + " and " + grants[1] + ", heartbeats " + messages[2] + "); " + controller.summary());
         final String summary = controller.summary();
         assertEquals(20, grants[0], summary);
         assertEquals(20, grants[1], summary);
@@ -158,32 +161,32 @@ class ControllerDaemonTest
             .mode(ControlMode.SYN).topology(topology).key(KEY).listen(new InetSocketAddress("127.0.0.1", 0))
             .hostAddresses(List.of(listening.localAddress(), nobody, nobody)));
         final long[] received = new long[1];
-        final long end = System.nanoTime() + 300_000_000L;
-        while (System.nanoTime() < end)
+        Await.await(() ->
         {
-            listening.await((b, offset, length) -> received[0]++, 1_000_000);
-        }
+            listening.poll((b, offset, length) -> received[0]++);
+            return received[0] >= 10;
+        }, Duration.ofSeconds(10), () -> "the listening host had 10 heartbeats, each sent before as many to the " +
+            "unbound addresses (it had " + received[0] + "); " + controller.summary());
         final long before = received[0];
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (received[0] < before + 10 && System.nanoTime() < deadline)
+        Await.await(() ->
         {
-            listening.await((b, offset, length) -> received[0]++, 1_000_000);
-        }
-        assertTrue(received[0] >= before + 10, "heartbeats keep coming; " + controller.summary());
+            listening.poll((b, offset, length) -> received[0]++);
+            return received[0] >= before + 10;
+        }, Duration.ofSeconds(10), () -> "10 more heartbeats came after the sends to the unbound addresses (" +
+            (received[0] - before) + " did); " + controller.summary());
     }
 
     @Test
     void asyRatesKeepEveryHostLinkWithinCapacity() throws Exception
     {
         start(ControlMode.ASY);
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        long sequence = 0;
+        final long[] sequence = { 0 };
         final long[] rateToTwo = new long[HOSTS];
-        while ((rateToTwo[0] == 0 || rateToTwo[1] == 0) && System.nanoTime() < deadline)
+        Await.await(() ->
         {
-            sequence++;
-            send(key, ControlMessageFlyweight.TYPE_OFFER, 0, sequence, 2, RATE_BPS);
-            send(key, ControlMessageFlyweight.TYPE_OFFER, 1, sequence, 2, RATE_BPS);
+            sequence[0]++;
+            send(key, ControlMessageFlyweight.TYPE_OFFER, 0, sequence[0], 2, RATE_BPS);
+            send(key, ControlMessageFlyweight.TYPE_OFFER, 1, sequence[0], 2, RATE_BPS);
             for (int h = 0; h < 2; h++)
             {
                 final int host = h;
@@ -201,7 +204,8 @@ class ControllerDaemonTest
                     }
                 }, 200_000);
             }
-        }
+            return 0 != rateToTwo[0] && 0 != rateToTwo[1];
+        }, Duration.ofSeconds(10), () -> "hosts 1 and 2 both had a rate toward host 3; " + controller.summary());
         assertTrue(rateToTwo[0] + rateToTwo[1] <= RATE_BPS, rateToTwo[0] + " + " + rateToTwo[1]);
         assertEquals(RATE_BPS / 2, rateToTwo[0], RATE_BPS / 100);
         assertTrue(controller.counters().maxColumnRateBps() <= RATE_BPS);

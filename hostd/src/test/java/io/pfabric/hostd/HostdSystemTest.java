@@ -10,11 +10,14 @@ import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,16 +30,18 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Hosts in network namespaces running the transport over kernel UDP through switchd at an emulated 100 Mb/s.
  */
 @Timeout(180)
+@RequiresNetns
 class HostdSystemTest
 {
     private static final long RATE_BPS = 100_000_000L;
     private static final long BASE_RTT_NS = 1_000_000L;
+    private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(10);
 
     private final List<HostDaemon> hosts = new ArrayList<>();
     private final Map<String, Map<Long, byte[]>> received = new ConcurrentHashMap<>();
@@ -50,7 +55,6 @@ class HostdSystemTest
 
     private void start(final int hostCount, final String io) throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final String prefix = "pfh" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology topology = Topologies.star(hostCount, "", RATE_BPS, "pfabric");
         fabric = NetnsFabric.build(topology, prefix);
@@ -131,7 +135,7 @@ class HostdSystemTest
         for (int i = 0; i < sends.size(); i++)
         {
             final FlowRecord record = sends.get(i).join();
-            final byte[] arrived = awaitMessage(destinations.get(i), record.flowId());
+            final byte[] arrived = delivered(destinations.get(i), record.flowId());
             assertArrayEquals(payloads.get(i), arrived, "flow " + i + " intact");
         }
     }
@@ -141,7 +145,8 @@ class HostdSystemTest
     {
         start(3);
         final CompletableFuture<FlowRecord> longFlow = hosts.get(0).send("h3", 20_000_000L);
-        awaitProgress(hosts.get(0));
+        Await.await(() -> hosts.get(0).counters().acksReceived() >= 100, PROGRESS_TIMEOUT,
+            "the long flow got going (h1 received 100 acknowledgements)");
         final CompletableFuture<FlowRecord> shortFlow = hosts.get(1).send("h3", 100_000L);
         final FlowRecord shortRecord = shortFlow.get(60, TimeUnit.SECONDS);
         assertTrue(!longFlow.isDone(), "the long flow is still running when the short one is done");
@@ -154,16 +159,17 @@ class HostdSystemTest
     {
         start(4);
         final CompletableFuture<FlowRecord> doomed = hosts.get(0).send("h2", 50_000_000L);
-        awaitProgress(hosts.get(0));
+        Await.await(() -> hosts.get(0).counters().acksReceived() >= 100, PROGRESS_TIMEOUT,
+            "the long flow got going (h1 received 100 acknowledgements)");
         hosts.get(0).close();
         assertTrue(doomed.isCompletedExceptionally(), "the killed host's flow is reported incomplete");
         final SplittableRandom random = new SplittableRandom(8);
         final byte[] payload = randomBytes(random, 500_000);
         final FlowRecord record = hosts.get(2).send("h4", payload).get(60, TimeUnit.SECONDS);
-        assertArrayEquals(payload, awaitMessage("h4", record.flowId()));
+        assertArrayEquals(payload, delivered("h4", record.flowId()));
         final byte[] toOrphan = randomBytes(random, 200_000);
         final FlowRecord orphanRecord = hosts.get(3).send("h2", toOrphan).get(60, TimeUnit.SECONDS);
-        assertArrayEquals(toOrphan, awaitMessage("h2", orphanRecord.flowId()),
+        assertArrayEquals(toOrphan, delivered("h2", orphanRecord.flowId()),
             "the host the dead one was sending to still receives");
         assertEquals(0, hosts.get(2).counters().malformedPackets());
     }
@@ -175,10 +181,10 @@ class HostdSystemTest
         final long unreachablesBefore = icmpOutDestUnreachs("h2");
         final byte[] payload = randomBytes(new SplittableRandom(12), 300_000);
         final FlowRecord record = hosts.get(0).send("h2", payload).get(60, TimeUnit.SECONDS);
-        assertArrayEquals(payload, awaitMessage("h2", record.flowId()));
+        assertArrayEquals(payload, delivered("h2", record.flowId()));
         final byte[] back = randomBytes(new SplittableRandom(13), 20_000);
         final FlowRecord backRecord = hosts.get(1).send("h1", back).get(60, TimeUnit.SECONDS);
-        assertArrayEquals(back, awaitMessage("h1", backRecord.flowId()));
+        assertArrayEquals(back, delivered("h1", backRecord.flowId()));
         assertEquals(unreachablesBefore, icmpOutDestUnreachs("h2"), "the kernel answered protocol 253 with ICMP");
     }
 
@@ -197,25 +203,11 @@ class HostdSystemTest
         throw new AssertionError("no Icmp counters in /proc/net/snmp");
     }
 
-    private static void awaitProgress(final HostDaemon host) throws InterruptedException
+    private byte[] delivered(final String host, final long flowId)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (host.counters().acksReceived() < 100 && System.nanoTime() < deadline)
-        {
-            Thread.sleep(5);
-        }
-        assertTrue(host.counters().acksReceived() >= 100, "the long flow got going");
-    }
-
-    private byte[] awaitMessage(final String host, final long flowId) throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        byte[] message;
-        while (null == (message = received.get(host).get(flowId)) && System.nanoTime() < deadline)
-        {
-            Thread.sleep(2);
-        }
-        assertTrue(null != message, "flow " + Long.toHexString(flowId) + " delivered to " + host);
-        return message;
+        final Map<Long, byte[]> messages = received.get(host);
+        Await.await(() -> messages.containsKey(flowId), DELIVERY_TIMEOUT,
+            "flow " + Long.toHexString(flowId) + " was delivered whole to " + host);
+        return messages.get(flowId);
     }
 }

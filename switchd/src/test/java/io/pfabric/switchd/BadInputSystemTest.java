@@ -5,6 +5,7 @@ import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.wire.ParseReason;
 import io.pfabric.switchd.egress.EgressPacer;
 import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,13 +19,13 @@ import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * 100,000 random and malformed frames injected on a switch port while kernel ping crosses the switch: every bad
  * frame is counted by reason, the ping gets through, nothing escapes the forwarder, and it allocates nothing.
  */
 @Timeout(180)
+@RequiresNetns
 class BadInputSystemTest
 {
     private static final int FRAMES = 100_000;
@@ -107,6 +108,7 @@ class BadInputSystemTest
                 else
                 {
                     port.flush();
+                    // The injector's pacing, part of the traffic it generates: not a wait for a condition.
                     LockSupport.parkNanos(Math.max(1_000, pacer.nextDepartureNs() - nowNs));
                 }
             }
@@ -117,7 +119,6 @@ class BadInputSystemTest
     @Test
     void countsEveryBadFrameByReasonAndKeepsForwarding() throws Exception
     {
-        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC);
         Namespaces.exec(fabric.host(1), "ping", "-c", "1", "-W", "2", "10.0.0.2");
         final long allocatedBefore = fabric.forwarderAllocatedBytes();

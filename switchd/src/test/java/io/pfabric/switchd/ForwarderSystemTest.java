@@ -2,6 +2,7 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.os.KernelTcpTransfer;
 import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,12 +11,12 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Kernel traffic between two hosts in their own namespaces through a forwarder on raw-socket ports in a third.
  */
 @Timeout(120)
+@RequiresNetns
 class ForwarderSystemTest
 {
     private StarFabric fabric;
@@ -25,7 +26,6 @@ class ForwarderSystemTest
     @BeforeEach
     void buildStarOfTwo() throws Exception
     {
-        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC);
         h1 = fabric.host(1);
         h2 = fabric.host(2);

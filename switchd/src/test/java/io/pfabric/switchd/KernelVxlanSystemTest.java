@@ -3,6 +3,7 @@ package io.pfabric.switchd;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
@@ -19,13 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A Linux host attached to the switch with a kernel {@code vxlan} device over an IP link, another on a raw-socket
  * port: kernel ping between them, so the switch's VXLAN encapsulation is the kernel's.
  */
 @Timeout(120)
+@RequiresNetns
 class KernelVxlanSystemTest
 {
     private static final String TOPOLOGY = String.join("\n",
@@ -66,7 +67,6 @@ class KernelVxlanSystemTest
     @Test
     void pingCrossesFromARawPortToAKernelVxlanDevice() throws Exception
     {
-        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         final Topology topology = TopologyParser.parse("kernel-vxlan", new StringReader(TOPOLOGY));
         final String sw = namespaces.create("sw");
         final String h1 = namespaces.create("h1");

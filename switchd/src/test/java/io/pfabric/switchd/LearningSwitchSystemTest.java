@@ -1,18 +1,19 @@
 package io.pfabric.switchd;
 
 import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The topology-free learning mode: hosts resolve each other with their own ARP broadcasts, which the switch floods,
  * then it switches by the addresses it learned.
  */
 @Timeout(120)
+@RequiresNetns
 class LearningSwitchSystemTest
 {
     private StarFabric fabric;
@@ -29,7 +30,6 @@ class LearningSwitchSystemTest
     @Test
     void floodsWhatItDoesNotKnowAndSwitchesWhatItLearned() throws Exception
     {
-        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC, true);
         final String ping = Namespaces.exec(fabric.host(1), "ping", "-c", "5", "-i", "0.2", "-W", "2", "10.0.0.2");
         assertTrue(ping.contains("5 received"), ping);

@@ -16,11 +16,6 @@ final class Namespaces implements AutoCloseable
     private final String prefix = "pfs" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
     private final List<String> created = new ArrayList<>();
 
-    static boolean privileged()
-    {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
     String create(final String name) throws IOException
     {
         final String namespace = prefix + "-" + name;

@@ -3,6 +3,7 @@ package io.pfabric.switchd;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
@@ -19,13 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two switches linked by a VXLAN-over-UDP port pair on a namespace's loopback, each with a host on a raw-socket port:
  * kernel ping crosses both switches and the VXLAN link.
  */
 @Timeout(120)
+@RequiresNetns
 class VxlanLinkSystemTest
 {
     private static final String TOPOLOGY = String.join("\n",
@@ -73,7 +74,6 @@ class VxlanLinkSystemTest
     @Test
     void pingCrossesTwoSwitchesOverVxlan() throws Exception
     {
-        assumeTrue(Namespaces.privileged(), "namespaces and packet sockets need root");
         final Topology topology = TopologyParser.parse("vxlan-link", new StringReader(TOPOLOGY));
         final String sw = namespaces.create("sw");
         final String h1 = namespaces.create("h1");

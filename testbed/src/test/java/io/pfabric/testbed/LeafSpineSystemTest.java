@@ -9,6 +9,7 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -21,13 +22,13 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Kernel traffic across a 2-leaf, 2-host-per-leaf, 2-spine fabric of switches in namespaces: it crosses two switches
  * and is sprayed over both uplinks, or, with ECMP, a flow keeps to one.
  */
 @Timeout(180)
+@RequiresNetns
 class LeafSpineSystemTest
 {
     private NetnsFabric fabric;
@@ -35,7 +36,6 @@ class LeafSpineSystemTest
 
     private void buildFabric(final Multipath multipath) throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final String prefix = "pfl" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology sprayed = Topologies.leafSpine(2, 2, 2, "", 100_000_000L, "pfabric");
         final List<SwitchSpec> switchSpecs = new ArrayList<>();

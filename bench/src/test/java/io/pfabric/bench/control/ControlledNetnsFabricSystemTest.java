@@ -17,12 +17,15 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +38,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * SYN and ASY end to end on the namespace testbed (root): a star of 4 namespaces through switchd at 100 Mb/s (SYN
@@ -46,6 +48,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * a 1 ms park as a gauge of the machine's stalls.
  */
 @Timeout(300)
+@RequiresNetns
 class ControlledNetnsFabricSystemTest
 {
     private static final int HOSTS = 3;
@@ -53,6 +56,7 @@ class ControlledNetnsFabricSystemTest
     private static final long SLOW_RATE_BPS = 10_000_000L;
     private static final long BASE_RTT_NS_AT_100_MBPS = 1_000_000L;
     private static final long SILENCE_NS = 3_000_000_000L;
+    private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     private static final byte[] KEY = "controlled netns fabric test key".getBytes(StandardCharsets.UTF_8);
 
     private final List<HostDaemon> hosts = new ArrayList<>();
@@ -69,7 +73,6 @@ class ControlledNetnsFabricSystemTest
 
     private void start(final ControlMode mode, final long rateBps) throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces need root");
         final String prefix = "pfc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology topology = Topologies.star(HOSTS + 1, "", rateBps, "pfabric");
         fabric = NetnsFabric.build(topology, prefix);
@@ -153,11 +156,8 @@ class ControlledNetnsFabricSystemTest
         {
             final long flowId = sends.get(i).join().flowId();
             final Map<Long, byte[]> messages = received.get(destinations.get(i));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!messages.containsKey(flowId) && System.nanoTime() < deadline)
-            {
-                Thread.sleep(2);
-            }
+            Await.await(() -> messages.containsKey(flowId), DELIVERY_TIMEOUT,
+                "flow " + i + " was delivered whole to " + destinations.get(i));
             assertArrayEquals(payloads.get(i), messages.get(flowId), "flow " + i + " intact");
         }
     }

@@ -1,5 +1,6 @@
 package io.pfabric.bench.demo;
 
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +16,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code pfabric demo --format csv} prints one row per scheme and bin, and the virtual-time fallback runs.
@@ -43,9 +43,9 @@ class DemoCommandSystemTest
     }
 
     @Test
+    @RequiresNetns
     void theCsvHasEverySchemeAndBin()
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root");
         final List<String> lines = Arrays.asList(
             run("--flows", "40", "--format", "csv", "--out", out.toString()).strip().split("\n"));
 

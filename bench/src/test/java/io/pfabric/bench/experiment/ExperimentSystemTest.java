@@ -5,6 +5,7 @@ import io.pfabric.common.topology.Topologies;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A small experiment end to end: three hosts on a 100 Mb/s star, one load, pfabric, linerate and kernel TCP, and
@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * nothing is left behind.
  */
 @Timeout(300)
+@RequiresNetns
 class ExperimentSystemTest
 {
     private static final int FLOWS = 30;
@@ -47,7 +48,6 @@ class ExperimentSystemTest
     @Test
     void everySchemeReplaysTheSameTraceAndTheResultsAreComplete() throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root");
         final String allowedBefore = Files.readString(ALLOWED_CC).trim();
         final ExperimentSettings settings = new ExperimentSettings("netns", "star:3",
             Topologies.star(3, "", 100_000_000L, "pfabric"), 100_000_000L, "websearch", List.of(0.5),

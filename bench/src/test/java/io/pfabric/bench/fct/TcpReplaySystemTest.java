@@ -10,6 +10,7 @@ import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,10 +25,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The kernel-TCP baseline replays a trace among three hosts in namespaces through switchd with drop-tail queues at
@@ -35,8 +36,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * tcp.
  */
 @Timeout(180)
+@RequiresNetns
 class TcpReplaySystemTest
 {
+    private static final long HOST_TIMEOUT_S = 120;
+
     private NetnsFabric fabric;
     private FabricRunner switches;
 
@@ -62,7 +66,6 @@ class TcpReplaySystemTest
     @Test
     void everyFlowOfTheTraceCompletesOverKernelTcp(@TempDir final Path directory) throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final String prefix = "pfh" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology topology = Topologies.star(3, "", 100_000_000L, "droptail");
         fabric = NetnsFabric.build(topology, prefix);
@@ -88,6 +91,7 @@ class TcpReplaySystemTest
                 i * 20_000_000L));
         }
         final CountDownLatch serving = new CountDownLatch(3);
+        final CountDownLatch replayed = new CountDownLatch(3);
         final List<CompletableFuture<Integer>> hosts = new ArrayList<>();
         for (int host = 0; host < 3; host++)
         {
@@ -96,27 +100,47 @@ class TcpReplaySystemTest
             hosts.add(done);
             final Thread thread = new Thread(() ->
             {
+                boolean served = false;
+                boolean ended = false;
+                int flowsCompleted = 0;
                 try (TcpReplay replay = TcpReplay.start(fabric.namespace(names.get(self)), addresses, self);
                     FctLogWriter log = new FctLogWriter(directory.resolve("fct-tcp-h" + (self + 1) + ".csv")))
                 {
                     serving.countDown();
+                    served = true;
                     serving.await(30, TimeUnit.SECONDS);
                     replay.connect(2);
-                    done.complete(replay.replay(trace, names, log, TimeUnit.SECONDS.toNanos(30)));
-                    Thread.sleep(500);
+                    flowsCompleted = replay.replay(trace, names, log, TimeUnit.SECONDS.toNanos(30));
+                    replayed.countDown();
+                    ended = true;
+                    // The other hosts' flows to this one may still be arriving: its server stays up until every
+                    // host's replay has ended, when each of their flows has been read whole and answered.
+                    if (!replayed.await(HOST_TIMEOUT_S, TimeUnit.SECONDS))
+                    {
+                        throw new TimeoutException("the other hosts' replays did not end in " + HOST_TIMEOUT_S + " s");
+                    }
                 }
                 catch (final Exception ex)
                 {
-                    serving.countDown();
+                    if (!served)
+                    {
+                        serving.countDown();
+                    }
+                    if (!ended)
+                    {
+                        replayed.countDown();
+                    }
                     done.completeExceptionally(ex);
+                    return;
                 }
+                done.complete(flowsCompleted);
             }, "tcp-host-" + self);
             thread.start();
         }
         int completed = 0;
         for (final CompletableFuture<Integer> host : hosts)
         {
-            completed += host.get(120, TimeUnit.SECONDS);
+            completed += host.get(HOST_TIMEOUT_S, TimeUnit.SECONDS);
         }
         assertEquals(30, completed);
         int rows = 0;

@@ -1,6 +1,7 @@
 package io.pfabric.bench.forwarding;
 
 import io.pfabric.common.os.Commands;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,7 +14,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The forwarding benchmark end to end, short: switchd and the Linux bridge each forward trafgen's flood and a UDP
@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * behind.
  */
 @Timeout(180)
+@RequiresNetns
 class ForwardingBenchSystemTest
 {
     private static final long PACED_BPS = 100_000_000L;
@@ -28,7 +29,6 @@ class ForwardingBenchSystemTest
     @Test
     void measuresEachTargetAndThePacerAndCleansUp() throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         final int rttSamples = 200;
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(
             List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE), List.of(60),

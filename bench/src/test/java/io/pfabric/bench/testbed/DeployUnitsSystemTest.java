@@ -7,6 +7,8 @@ import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -95,9 +98,10 @@ class DeployUnitsSystemTest
     }
 
     @Test
+    @RequiresNetns
     void rawNicsExampleForwardsAndServesHosts(@TempDir final Path directory) throws Exception
     {
-        assumePrivileged();
+        assumeSetpriv();
         final Topology topology = install(directory, "raw-nics");
         buildNamespaces(topology);
         final HostSpec h1 = topology.host("h1");
@@ -115,9 +119,10 @@ class DeployUnitsSystemTest
     }
 
     @Test
+    @RequiresNetns
     void vxlanExampleForwardsBetweenTwoSwitchServers(@TempDir final Path directory) throws Exception
     {
-        assumePrivileged();
+        assumeSetpriv();
         final Topology topology = install(directory, "vxlan");
         buildNamespaces(topology);
 
@@ -178,9 +183,8 @@ class DeployUnitsSystemTest
         stop(receiver, null);
     }
 
-    private static void assumePrivileged() throws IOException
+    private static void assumeSetpriv() throws IOException
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "namespaces and packet sockets need root");
         assumeTrue(Files.isExecutable(Paths.get("/usr/bin/setpriv")), "no setpriv (util-linux) to apply the " +
             "units' capabilities");
         removeLeftovers();
@@ -361,22 +365,15 @@ class DeployUnitsSystemTest
         return setpriv.toString();
     }
 
-    private static void awaitLine(final Daemon daemon, final String text) throws InterruptedException
+    private static void awaitLine(final Daemon daemon, final String text)
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MS);
-        while (!daemon.output().contains(text))
+        Await.await(() -> daemon.output().contains(text) || !daemon.process().isAlive(),
+            Duration.ofMillis(READY_TIMEOUT_MS), () -> daemon.name() + " printed '" + text + "'; its log:\n" +
+            daemon.output());
+        if (!daemon.output().contains(text))
         {
-            if (!daemon.process().isAlive())
-            {
-                fail(daemon.name() + " exited with status " + daemon.process().exitValue() + " before printing '" +
-                    text + "'; its log:\n" + daemon.output());
-            }
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                fail(daemon.name() + " did not print '" + text + "' in " + READY_TIMEOUT_MS + " ms; its log:\n" +
-                    daemon.output());
-            }
-            Thread.sleep(50);
+            fail(daemon.name() + " exited with status " + daemon.process().exitValue() + " before printing '" + text +
+                "'; its log:\n" + daemon.output());
         }
     }
 

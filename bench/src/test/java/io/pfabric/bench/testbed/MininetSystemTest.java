@@ -1,5 +1,6 @@
 package io.pfabric.bench.testbed;
 
+import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * with this JVM's class path (PFABRIC_CMD), not through the launcher.
  */
 @Timeout(240)
+@RequiresNetns
 class MininetSystemTest
 {
     private static final long DRIVER_TIMEOUT_SECONDS = 180;
@@ -29,7 +31,6 @@ class MininetSystemTest
     @Test
     void leafSpinePingsAndCarriesAPfabricFlow(@TempDir final Path directory) throws Exception
     {
-        assumeTrue("root".equals(System.getProperty("user.name")), "Mininet needs root");
         assumeTrue(Files.isExecutable(MN), "Mininet is not installed (/usr/bin/mn); apt-get install mininet");
         assumeTrue(Files.isExecutable(PYTHON), "no /usr/bin/python3 for Mininet");
 

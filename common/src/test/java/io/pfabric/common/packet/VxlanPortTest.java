@@ -1,6 +1,7 @@
 package io.pfabric.common.packet;
 
 import io.netty.channel.uring.IoUring;
+import io.pfabric.testsupport.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -9,6 +10,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class VxlanPortTest
 {
+    private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(5);
+
     private static int freePort() throws Exception
     {
         try (DatagramChannel probe = DatagramChannel.open())
@@ -36,16 +40,16 @@ class VxlanPortTest
         }
     }
 
-    private static List<byte[]> receive(final VxlanPort port, final int count)
+    private static List<byte[]> receive(final VxlanPort port, final int count, final String description)
     {
-        return receive(port, null, count);
+        return receive(port, null, count, description);
     }
 
-    private static List<byte[]> receive(final VxlanPort port, final VxlanPort sender, final int count)
+    private static List<byte[]> receive(
+        final VxlanPort port, final VxlanPort sender, final int count, final String description)
     {
         final List<byte[]> frames = new ArrayList<>();
-        final long deadlineNs = System.nanoTime() + 5_000_000_000L;
-        while (frames.size() < count && System.nanoTime() - deadlineNs < 0)
+        Await.await(() ->
         {
             if (null != sender)
             {
@@ -57,7 +61,8 @@ class VxlanPortTest
                 buffer.getBytes(offset, frame);
                 frames.add(frame);
             }, 32);
-        }
+            return frames.size() >= count;
+        }, RECEIVE_TIMEOUT, () -> description + " (" + frames.size() + " of " + count + " frames arrived)");
         return frames;
     }
 
@@ -81,7 +86,7 @@ class VxlanPortTest
                 assertTrue(portA.transmit(new UnsafeBuffer(frame), 0, frame.length));
             }
             portA.flush();
-            final List<byte[]> received = receive(portB, portA, 100);
+            final List<byte[]> received = receive(portB, portA, 100, "the 100 frames arrived");
             assertEquals(100, received.size());
             for (int i = 0; i < 100; i++)
             {
@@ -104,7 +109,8 @@ class VxlanPortTest
                 good.putInt(0, 0x0800_0000).putInt(4, 42 << 8);
                 asPeer.send(good, b);
             }
-            assertEquals(1, receive(portB, 1).size(), "the well-formed datagram from the peer arrives");
+            assertEquals(1, receive(portB, 1, "the well-formed datagram from the peer arrived").size(),
+                "only the well-formed datagram from the peer arrives");
             assertEquals(3, portB.oversizeDrops(), "no I flag, another VNI and a runt are counted and dropped");
         }
         finally

@@ -104,6 +104,22 @@ public final class AppServer implements AutoCloseable
         return droppedMessages.get();
     }
 
+    /**
+     * Clients subscribed now: a client counts from when the server has read its SUBSCRIBE, so that messages received
+     * from then on are pushed to it, until it disconnects.
+     *
+     * @return the count.
+     */
+    public int subscribers()
+    {
+        int subscribers = 0;
+        for (final Client client : clients)
+        {
+            subscribers += client.subscribed ? 1 : 0;
+        }
+        return subscribers;
+    }
+
     private record Message(String sourceHost, long flowId, byte[] bytes)
     {
     }

@@ -7,6 +7,7 @@ import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.testsupport.Await;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -83,7 +85,8 @@ class AppSocketTest
                     from.complete(source);
                     arrived.complete(message);
                 });
-                Thread.sleep(100);
+                Await.await(() -> 1 == receiverServer.get().subscribers(), Duration.ofSeconds(10),
+                    "h2's application server has read the subscription");
                 final byte[] payload = new byte[300_000];
                 new SplittableRandom(4).nextBytes(payload);
                 final AppClient.Completion completion = sender.send("h2", payload).get(30, TimeUnit.SECONDS);

@@ -9,6 +9,7 @@ import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.testsupport.Await;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -37,6 +39,7 @@ class HostControlTest
 {
     private static final byte[] KEY = "a shared key of 32 bytes, for tests".getBytes(StandardCharsets.UTF_8);
     private static final long LINK_BPS = 100_000_000L;
+    private static final Duration STEP_TIMEOUT = Duration.ofSeconds(10);
 
     private final long[] now = { 1_000_000_000L };
     private final List<Integer> sentTo = new ArrayList<>();
@@ -111,14 +114,16 @@ class HostControlTest
         });
     }
 
-    private void stepUntil(final BooleanSupplier condition, final long ns)
+    private void stepUntil(final BooleanSupplier condition, final long ns, final String description)
     {
-        final long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline)
+        Await.await(() ->
         {
-            step(ns);
-        }
-        assertTrue(condition.getAsBoolean(), "in time");
+            if (!condition.getAsBoolean())
+            {
+                step(ns);
+            }
+            return condition.getAsBoolean();
+        }, STEP_TIMEOUT, description + ", stepping the host's clock " + ns + " ns at a time");
     }
 
     private void sendToHost(final ControlAuthenticator key, final int type, final int peer, final int spine,
@@ -150,7 +155,7 @@ class HostControlTest
     {
         start(ControlMode.SYN);
         transport.send(2, 3_000);
-        stepUntil(() -> !received.isEmpty(), 10_000);
+        stepUntil(() -> !received.isEmpty(), 10_000, "the controller received the demand");
         final ControlMessageFlyweight demand =
             new ControlMessageFlyweight().wrap(new UnsafeBuffer(received.get(0)), 0);
         assertEquals(ControlMessageFlyweight.TYPE_DEMAND, demand.type());
@@ -160,11 +165,11 @@ class HostControlTest
 
         sendToHost(new ControlAuthenticator("the forger's key, also 32 bytes...".getBytes(StandardCharsets.UTF_8)),
             ControlMessageFlyweight.TYPE_GRANTS, 2, 1, 5, 1, hostAddress());
-        stepUntil(() -> control.inbox().unauthenticated() == 1, 1_000);
+        stepUntil(() -> control.inbox().unauthenticated() == 1, 1_000, "the host refused the forgery");
         assertTrue(sentTo.isEmpty(), "a forged grant sends nothing");
 
         sendToHost(new ControlAuthenticator(KEY), ControlMessageFlyweight.TYPE_GRANTS, 2, 1, 6, 1, hostAddress());
-        stepUntil(() -> !sentTo.isEmpty(), 1_000);
+        stepUntil(() -> !sentTo.isEmpty(), 1_000, "the grant released a packet");
         step(1_000);
         step(1_000);
         assertEquals(List.of(2), sentTo, "one grant, one packet");
@@ -173,11 +178,11 @@ class HostControlTest
         step(60_000_000L);
         assertTrue(control.fallback(), "silent for 60 ms");
         assertEquals(1, control.fallbacks());
-        stepUntil(() -> sentTo.size() >= 3, 1_000);
+        stepUntil(() -> sentTo.size() >= 3, 1_000, "the other two packets left in fallback");
         assertTrue(control.packetsAdmittedInFallback() >= 2, "the rest left as plain pFabric");
 
         sendToHost(new ControlAuthenticator(KEY), ControlMessageFlyweight.TYPE_GRANTS, 2, 0, 9, 2, hostAddress());
-        stepUntil(() -> !control.fallback(), 1_000);
+        stepUntil(() -> !control.fallback(), 1_000, "the controller's grant ended the fallback");
         assertEquals(1, control.resumptions());
     }
 
@@ -186,7 +191,7 @@ class HostControlTest
     {
         start(ControlMode.ASY);
         transport.send(1, 1_000_000);
-        stepUntil(() -> !received.isEmpty(), 100_000);
+        stepUntil(() -> !received.isEmpty(), 100_000, "the controller received the offer");
         final ControlMessageFlyweight offer =
             new ControlMessageFlyweight().wrap(new UnsafeBuffer(received.get(received.size() - 1)), 0);
         assertEquals(ControlMessageFlyweight.TYPE_OFFER, offer.type());
@@ -198,7 +203,7 @@ class HostControlTest
 
         sendToHost(new ControlAuthenticator(KEY), ControlMessageFlyweight.TYPE_RATES, 1, 0, LINK_BPS / 4, 0,
             hostAddress());
-        stepUntil(() -> control.asy().rate(1) > 0, 1_000);
+        stepUntil(() -> control.asy().rate(1) > 0, 1_000, "the host took the rate toward host 1");
         final int before = sentTo.size();
         for (int i = 0; i < 1_000; i++)
         {
@@ -214,7 +219,7 @@ class HostControlTest
     {
         start(ControlMode.SYN);
         transport.send(2, 3_000);
-        stepUntil(() -> !received.isEmpty(), 10_000);
+        stepUntil(() -> !received.isEmpty(), 10_000, "the controller received the demand");
         final long slotNs = 100_000;
         final long startNs = now[0] - 10 * slotNs;
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[ControlMessageFlyweight.MAX_MESSAGE_LENGTH]);
@@ -225,7 +230,7 @@ class HostControlTest
         message.appendEntry(2, 1, 0, 18);
         message.appendEntry(2, 0, ControlMessageFlyweight.FLAG_TOTAL, 2);
         controller.send(hostAddress(), buffer, 0, new ControlAuthenticator(KEY).sign(buffer, 0, message.bodyLength()));
-        stepUntil(() -> control.inbox().accepted() == 1, 0);
+        stepUntil(() -> control.inbox().accepted() == 1, 0, "the host accepted the grants with the slot clock");
         assertEquals(slotNs, control.slotClockNs());
 
         final long slot15Ns = startNs + 15 * slotNs;
@@ -246,7 +251,8 @@ class HostControlTest
         assertEquals(List.of(2), sentTo, "slot 18's window closed before the host woke: nothing leaves late");
         assertEquals(1, control.syn().grantsExpired());
         assertEquals(1, control.syn().grantsUsed());
-        stepUntil(() -> received.size() > 1 && lastDemandToTwo() == 4, 10_000);
+        stepUntil(() -> received.size() > 1 && lastDemandToTwo() == 4, 10_000,
+            "the host asked again for the expired grant's slot (a demand of 4 to host 2)");
     }
 
     private long lastDemandToTwo()

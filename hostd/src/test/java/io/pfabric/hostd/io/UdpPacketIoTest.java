@@ -1,6 +1,7 @@
 package io.pfabric.hostd.io;
 
 import io.pfabric.common.packet.NettyTransport;
+import io.pfabric.testsupport.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,12 +13,14 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,11 +29,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two UDP packet I/Os on loopback, each on a thread of its own as the transport would run them, over epoll and over
- * io_uring.
+ * io_uring. The sender keeps at most {@value #WINDOW} datagrams in flight, so that a receiver descheduled for a while
+ * finds them all in its socket's buffer rather than lost.
  */
 @Timeout(60)
 class UdpPacketIoTest
 {
+    private static final int WINDOW = 64;
+    private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(20);
+
     private static int freePort() throws Exception
     {
         try (ServerSocket socket = new ServerSocket(0))
@@ -61,6 +68,7 @@ class UdpPacketIoTest
         final CompletableFuture<List<byte[]>> receiver = new CompletableFuture<>();
         final CompletableFuture<Long> unknown = new CompletableFuture<>();
         final CountDownLatch bound = new CountDownLatch(1);
+        final AtomicInteger arrived = new AtomicInteger();
         final Thread receiving = new Thread(() ->
         {
             try
@@ -74,17 +82,24 @@ class UdpPacketIoTest
                     {
                         stranger.send(new DatagramPacket(new byte[]{ 1, 2, 3 }, 3, hosts.get(1)));
                     }
-                    final long deadline = System.nanoTime() + 20_000_000_000L;
-                    while (got.size() < count && System.nanoTime() < deadline)
+                    final PacketIo.InboundHandler keep = (source, buffer, offset, length) ->
                     {
-                        io.poll((source, buffer, offset, length) ->
+                        assertEquals(0, source);
+                        final byte[] bytes = new byte[length];
+                        buffer.getBytes(offset, bytes);
+                        got.add(bytes);
+                        arrived.set(got.size());
+                    };
+                    Await.await(() ->
+                    {
+                        int taken;
+                        do
                         {
-                            assertEquals(0, source);
-                            final byte[] bytes = new byte[length];
-                            buffer.getBytes(offset, bytes);
-                            got.add(bytes);
-                        }, 32);
-                    }
+                            taken = io.poll(keep, 32);
+                        }
+                        while (taken > 0);
+                        return got.size() >= count;
+                    }, RECEIVE_TIMEOUT, () -> "all " + count + " datagrams arrived (" + got.size() + " did)");
                     unknown.complete(io.unknownSourceDrops());
                     receiver.complete(got);
                 }
@@ -115,9 +130,15 @@ class UdpPacketIoTest
                 }
                 sender.flush();
                 sender.poll((source, b, o, l) -> { }, 32);
-                if (0 == i % 64)
+                final int sent = i + 1;
+                if (0 == sent % WINDOW)
                 {
-                    Thread.sleep(1);
+                    Await.await(() ->
+                    {
+                        sender.poll((source, b, o, l) -> { }, 32);
+                        return arrived.get() >= sent || receiver.isDone();
+                    }, RECEIVE_TIMEOUT, () -> "the receiver had the first " + sent + " datagrams (it had " +
+                        arrived.get() + ")");
                 }
             }
         }
@@ -125,7 +146,8 @@ class UdpPacketIoTest
         {
             final List<byte[]> got = receiver.get();
             sender.close();
-            assertEquals(count, got.size(), "every datagram arrived (loopback does not lose them at this pace)");
+            assertEquals(count, got.size(), "every datagram arrived (loopback loses none with " + WINDOW +
+                " in flight)");
             for (int i = 0; i < count; i++)
             {
                 assertArrayEquals(payloads.get(i), got.get(i), "datagram " + i);
