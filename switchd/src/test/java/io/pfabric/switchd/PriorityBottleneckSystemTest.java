@@ -10,6 +10,7 @@ import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.switchd.egress.EgressPacer;
 import io.pfabric.switchd.queue.DisciplineKind;
 import io.pfabric.switchd.queue.DropReason;
+import io.pfabric.switchd.queue.QueueCounter;
 import io.pfabric.switchd.queue.QueueCounters;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
@@ -60,6 +61,11 @@ class PriorityBottleneckSystemTest
     private static final int SENDER_BURST_FRAMES = 8;
     private static final long LAZY_PRIORITY = 1_000_000_000L;
     private static final int BACKLOG_FRAMES = 20;
+    /**
+     * The capture's receive ring holds more frames than either test sends, so that a capture thread held off its
+     * core (a busy machine) loses none of them.
+     */
+    private static final int CAPTURE_RING_FRAMES = 8_192;
     private static final long PLUGGED_RATE_BITS_PER_SEC = 1_000L;
 
     private StarFabric fabric;
@@ -141,7 +147,7 @@ class PriorityBottleneckSystemTest
     {
         fabric = new StarFabric(3, 100_000_000L, DisciplineKind.PFABRIC, false, BUFFER_LENGTH);
         final AtomicBoolean sendersDone = new AtomicBoolean();
-        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone);
+        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone, FRAMES + LAZY_FRAMES);
         final CompletableFuture<Void> urgent = CompletableFuture.runAsync(
             () -> run(1, URGENT_PRIORITY, URGENT_RATE_BITS_PER_SEC, FRAMES), fabric.threads());
         final CompletableFuture<Void> lazy = CompletableFuture.runAsync(
@@ -158,7 +164,9 @@ class PriorityBottleneckSystemTest
             (1 == frame[0] ? urgentSequence : lazySequence).add(frame[1]);
         }
         final QueueCounters bottleneck = fabric.port(3).queue().counters();
-        assertEquals(FRAMES, urgentSequence.size(), () -> "urgent frames delivered; bottleneck counters:\n" +
+        assertEquals(FRAMES, urgentSequence.size(), () -> "urgent frames delivered; switch receive rings dropped " +
+            fabric.port(1).counters().get(PortCounter.DROPPED_RING_FULL) + " (urgent) and " +
+            fabric.port(2).counters().get(PortCounter.DROPPED_RING_FULL) + " (lazy); bottleneck counters:\n" +
             bottleneck.appendTo(new StringBuilder()));
         for (int i = 0; i < FRAMES; i++)
         {
@@ -181,7 +189,7 @@ class PriorityBottleneckSystemTest
         final SwitchPort bottleneck = fabric.port(3);
         onForwarder(() -> bottleneck.pacer(new EgressPacer(PLUGGED_RATE_BITS_PER_SEC, 1)));
         final AtomicBoolean sendersDone = new AtomicBoolean();
-        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone);
+        final CompletableFuture<List<long[]>> capture = startCapture(sendersDone, 2 * BACKLOG_FRAMES + 1);
 
         final int half = BACKLOG_FRAMES / 2;
         runPhase(2, LAZY_PRIORITY, 0, 1 + half);
@@ -221,25 +229,32 @@ class PriorityBottleneckSystemTest
         assertEquals(expected, departures, "the urgent flow entire and in order, then the lazy flow in order");
     }
 
-    private CompletableFuture<List<long[]>> startCapture(final AtomicBoolean sendersDone) throws Exception
+    /**
+     * The receiver's capture, which ends once the senders are done, the bottleneck has taken or dropped every frame
+     * they sent and has drained, and every frame that left it has been captured.
+     */
+    private CompletableFuture<List<long[]>> startCapture(final AtomicBoolean sendersDone, final long framesSent)
+        throws Exception
     {
         final CountDownLatch captureOpen = new CountDownLatch(1);
+        final QueueCounters bottleneck = fabric.port(3).queue().counters();
         final CompletableFuture<List<long[]>> capture = CompletableFuture.supplyAsync(() ->
         {
             try
             {
                 NetworkNamespace.enterOnCurrentThread(fabric.host(3));
                 final List<long[]> received = new ArrayList<>();
+                final long[] framesCaptured = new long[1];
                 final FrameParser parser = new FrameParser();
-                try (PacketPort port = PacketPort.open("eth0"))
+                try (PacketPort port = PacketPort.open("eth0", CAPTURE_RING_FRAMES, 0))
                 {
                     captureOpen.countDown();
-                    long lastFrameNs = System.nanoTime();
-                    while (!sendersDone.get() || System.nanoTime() - lastFrameNs < TimeUnit.SECONDS.toNanos(1))
+                    while (!sendersDone.get() || !drainedAndCaptured(bottleneck, framesSent, framesCaptured[0]))
                     {
                         port.awaitReceive(10);
-                        final int taken = port.receive((buffer, offset, length) ->
+                        port.receive((buffer, offset, length) ->
                         {
+                            framesCaptured[0]++;
                             if (FrameKind.PFABRIC_IP == parser.parse(buffer, offset, length))
                             {
                                 received.add(new long[]{ PfabricHeaderFlyweight.hostId(parser.flowId()),
@@ -248,10 +263,6 @@ class PriorityBottleneckSystemTest
                                     PAYLOAD_LENGTH });
                             }
                         }, 64);
-                        if (taken > 0)
-                        {
-                            lastFrameNs = System.nanoTime();
-                        }
                     }
                 }
                 return received;
@@ -264,6 +275,16 @@ class PriorityBottleneckSystemTest
         }, fabric.threads());
         assertTrue(captureOpen.await(30, TimeUnit.SECONDS), "the receiver's capture opened");
         return capture;
+    }
+
+    private static boolean drainedAndCaptured(final QueueCounters bottleneck, final long framesSent, final long captured)
+    {
+        final long dequeued = bottleneck.get(QueueCounter.DEQUEUED_PACKETS);
+        final long enqueued = bottleneck.get(QueueCounter.ENQUEUED_PACKETS);
+        final long evicted = bottleneck.get(QueueCounter.PRIORITY_EVICTION_PACKETS);
+        final long refused = bottleneck.droppedPackets(DropReason.PRIORITY_DROP_ARRIVAL) +
+            bottleneck.droppedPackets(DropReason.TAIL_DROP);
+        return enqueued + refused >= framesSent && dequeued + evicted == enqueued && captured >= dequeued;
     }
 
     private void onForwarder(final Runnable command) throws InterruptedException
