@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install pfabric on a server for the systemd units: builds the repository (through its launcher), copies the
-# launcher, the bench jar and its libraries to PREFIX (default /opt/pfabric), the units to /etc/systemd/system, and
+# launcher, the cli jar and its libraries to PREFIX (default /opt/pfabric), the units to /etc/systemd/system, and
 # creates the 'pfabric' system user and /etc/pfabric. Run as root from a checkout: testbed/deploy/install.sh
 # Needs a JDK >= 21 on the server too (the launcher runs java from it).
 set -euo pipefail
@@ -12,14 +12,14 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 [[ "$(id -u)" -eq 0 ]] || { echo "install.sh: run as root" >&2; exit 1; }
 
 "$REPO/pfabric" --version >/dev/null
-jar="$(ls "$REPO"/bench/target/pfabric-bench-*.jar | grep -v -- '-tests.jar' | head -n 1)"
+jar="$(ls "$REPO"/cli/target/pfabric-cli-*.jar | grep -v -- '-tests.jar' | head -n 1)"
 
-mkdir -p "$PREFIX/bench/target" "$PREFIX/.pfabric"
+mkdir -p "$PREFIX/cli/target" "$PREFIX/.pfabric"
 install -m 0755 "$REPO/pfabric" "$PREFIX/pfabric"
-rm -f "$PREFIX"/bench/target/pfabric-bench-*.jar
-install -m 0644 "$jar" "$PREFIX/bench/target/"
-rm -rf "$PREFIX/bench/target/lib"
-cp -r "$REPO/bench/target/lib" "$PREFIX/bench/target/lib"
+rm -f "$PREFIX"/cli/target/pfabric-cli-*.jar
+install -m 0644 "$jar" "$PREFIX/cli/target/"
+rm -rf "$PREFIX/cli/target/lib"
+cp -r "$REPO/cli/target/lib" "$PREFIX/cli/target/lib"
 chmod -R a+rX "$PREFIX"
 # The launcher rebuilds when sources are newer than this stamp; an install has no sources, so it never does.
 touch "$PREFIX/.pfabric/build.stamp"

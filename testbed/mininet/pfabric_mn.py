@@ -17,7 +17,7 @@ belongs to, every switch and host reachable from it over links, and starts
 go to $PFABRIC_MN_DIR (default /tmp/pfabric-mn-PID).
 
 The command that runs pfabric is $PFABRIC_CMD (a shell-words prefix such as
-`java --enable-native-access=ALL-UNNAMED -cp CLASSPATH io.pfabric.bench.cli.PfabricCommand`), by default the
+`java --enable-native-access=ALL-UNNAMED -cp CLASSPATH io.pfabric.cli.PfabricCommand`), by default the
 repository's `pfabric` launcher.
 """
 

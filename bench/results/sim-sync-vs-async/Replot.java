@@ -1,4 +1,4 @@
-import io.pfabric.bench.sim.SyncRun;
+import io.pfabric.sim.SyncRun;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
@@ -14,8 +14,8 @@ public class Replot
     public static void main(final String[] args) throws Exception
     {
         final Path dir = Path.of(args[0]);
-        final Class<?> sweep = Class.forName("io.pfabric.bench.cli.SyncSweep");
-        final Class<?> rowClass = Class.forName("io.pfabric.bench.cli.SyncSweep$Row");
+        final Class<?> sweep = Class.forName("io.pfabric.cli.SyncSweep");
+        final Class<?> rowClass = Class.forName("io.pfabric.cli.SyncSweep$Row");
         final Constructor<?> row = rowClass.getDeclaredConstructor(String.class, String.class, double.class,
             SyncRun.Metrics.class);
         row.setAccessible(true);

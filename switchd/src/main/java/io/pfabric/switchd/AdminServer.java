@@ -5,9 +5,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.topology.Rates;
-import io.pfabric.switchd.egress.EgressPacer;
-import io.pfabric.switchd.queue.DisciplineKind;
-import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueDiscipline;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.pfabric.switchd.queue.QueueCounter;
+import io.pfabric.dataplane.queue.QueueCounter;
 
 import java.util.Locale;
 

@@ -2,8 +2,8 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.status.CounterSet;
-import io.pfabric.switchd.egress.EgressPacer;
-import io.pfabric.switchd.queue.QueueDiscipline;
+import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
  * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer.

@@ -1,7 +1,7 @@
 package io.pfabric.switchd;
 
-import io.pfabric.switchd.queue.DisciplineKind;
-import io.pfabric.switchd.queue.QueueCounter;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueCounter;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.os.KernelTcpTransfer;
-import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,6 @@
 package io.pfabric.switchd;
 
-import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

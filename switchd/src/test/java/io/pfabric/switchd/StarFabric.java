@@ -5,7 +5,7 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
-import io.pfabric.switchd.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.DisciplineKind;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 

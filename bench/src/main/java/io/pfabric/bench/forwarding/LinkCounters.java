@@ -2,7 +2,7 @@ package io.pfabric.bench.forwarding;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
-import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.dataplane.pacer.EgressPacer;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.pfabric.bench.jmh;
 
-import io.pfabric.switchd.queue.DisciplineKind;
-import io.pfabric.switchd.queue.DropHandler;
-import io.pfabric.switchd.queue.FrameHandler;
-import io.pfabric.switchd.queue.PfabricQueue;
-import io.pfabric.switchd.queue.QueueDiscipline;
-import io.pfabric.switchd.queue.ReferencePfabricQueue;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.DropHandler;
+import io.pfabric.dataplane.queue.FrameHandler;
+import io.pfabric.dataplane.queue.PfabricQueue;
+import io.pfabric.dataplane.queue.QueueDiscipline;
+import io.pfabric.dataplane.queue.ReferencePfabricQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -10,7 +10,7 @@ import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
-import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 

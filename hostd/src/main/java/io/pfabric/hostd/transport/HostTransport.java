@@ -2,7 +2,7 @@ package io.pfabric.hostd.transport;
 
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
-import io.pfabric.switchd.egress.EgressPacer;
+import io.pfabric.dataplane.pacer.EgressPacer;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;

@@ -1,0 +1,156 @@
+package io.pfabric.analysis;
+
+import io.pfabric.hostd.workload.FctLogReader;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToIntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Normalized FCT per scheme, load and size bin over a directory of FCT logs named {@code fct-SCHEME-LOAD.csv} (or
+ * {@code fct-NAME.csv} without a load), as printed by {@code pfabric analyze} and written to {@code summary.csv}.
+ */
+public final class ResultsTable
+{
+    /**
+     * The header of {@code summary.csv}.
+     */
+    public static final String CSV_HEADER = "scheme,load,bin,count,mean,p50,p99";
+
+    private static final Pattern FILE_NAME = Pattern.compile("fct-(.+?)(?:-([0-9.]+))?\\.csv");
+
+    /**
+     * One row of the table.
+     *
+     * @param scheme  as the log names it, e.g. pfabric.
+     * @param load    as the file name gives it, e.g. 0.6, or "-".
+     * @param summary the bin's figures.
+     */
+    public record Line(String scheme, String load, FctAnalysis.Summary summary)
+    {
+        /**
+         * The bin's name in lower case.
+         *
+         * @return e.g. small.
+         */
+        public String bin()
+        {
+            return summary.bin().name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private ResultsTable()
+    {
+    }
+
+    /**
+     * Summarize every {@code fct-*.csv} of a directory.
+     *
+     * @param directory the results.
+     * @param analysis  normalizes each flow.
+     * @param hostIndex maps a host name to its index for the base RTT.
+     * @return lines ordered by scheme, load and bin.
+     * @throws IOException if a log cannot be read, or there is none.
+     */
+    public static List<Line> summarize(final Path directory, final FctAnalysis analysis,
+        final ToIntFunction<String> hostIndex) throws IOException
+    {
+        final Map<String, List<FctLogReader.Row>> byKey = new TreeMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "fct-*.csv"))
+        {
+            for (final Path file : files)
+            {
+                final Matcher matcher = FILE_NAME.matcher(file.getFileName().toString());
+                final String load = matcher.matches() && null != matcher.group(2) ? matcher.group(2) : "-";
+                for (final FctLogReader.Row row : FctLogReader.read(file))
+                {
+                    byKey.computeIfAbsent(row.scheme() + "," + load, key -> new ArrayList<>()).add(row);
+                }
+            }
+        }
+        if (byKey.isEmpty())
+        {
+            throw new IOException("no fct-*.csv files in " + directory);
+        }
+        final List<Line> lines = new ArrayList<>();
+        for (final Map.Entry<String, List<FctLogReader.Row>> entry : byKey.entrySet())
+        {
+            final String[] key = entry.getKey().split(",");
+            for (final FctAnalysis.Summary summary : analysis.summarize(entry.getValue(), hostIndex))
+            {
+                lines.add(new Line(key[0], key[1], summary));
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Write {@code summary.csv}.
+     *
+     * @param file  where.
+     * @param lines the table.
+     * @throws IOException if it cannot be written.
+     */
+    public static void writeCsv(final Path file, final List<Line> lines) throws IOException
+    {
+        try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
+            writer.write(CSV_HEADER);
+            writer.newLine();
+            for (final Line line : lines)
+            {
+                final FctAnalysis.Summary s = line.summary();
+                writer.write(String.format(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f", line.scheme(), line.load(),
+                    line.bin(), s.count(), s.mean(), s.p50(), s.p99()));
+                writer.newLine();
+            }
+        }
+    }
+
+    /**
+     * Print the table for people.
+     *
+     * @param out   where.
+     * @param lines the table.
+     */
+    public static void print(final PrintStream out, final List<Line> lines)
+    {
+        out.printf(Locale.ROOT, "%-10s %6s %-7s %8s %11s %9s %9s %9s%n", "scheme", "load", "bin", "count",
+            "incomplete", "mean", "p50", "p99");
+        for (final Line line : lines)
+        {
+            final FctAnalysis.Summary s = line.summary();
+            out.printf(Locale.ROOT, "%-10s %6s %-7s %8d %11d %9.3f %9.3f %9.3f%n", line.scheme(), line.load(),
+                line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99());
+        }
+    }
+
+    /**
+     * Print the table as CSV for scripts: {@code scheme,load,bin,count,mean,p99}, or without the load column.
+     *
+     * @param out      where.
+     * @param lines    the table.
+     * @param withLoad whether to include the load column.
+     */
+    public static void printCsv(final PrintStream out, final List<Line> lines, final boolean withLoad)
+    {
+        out.println(withLoad ? "scheme,load,bin,count,mean,p99" : "scheme,bin,count,mean,p99");
+        for (final Line line : lines)
+        {
+            out.printf(Locale.ROOT, "%s%s,%s,%d,%.4f,%.4f%n", line.scheme(), withLoad ? "," + line.load() : "",
+                line.bin(), line.summary().count(), line.summary().mean(), line.summary().p99());
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.pfabric.cli;
+
+import io.pfabric.analysis.FctAnalysis;
+import io.pfabric.analysis.PathRtts;
+import io.pfabric.analysis.ResultsTable;
+import io.pfabric.common.config.Quantities;
+import io.pfabric.common.topology.Rates;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric analyze}: normalized FCT per scheme, load and size bin from a directory of FCT logs.
+ */
+@Command(
+    name = "analyze",
+    mixinStandardHelpOptions = true,
+    header = "Summarize FCT logs as normalized FCT per scheme, load and size bin.",
+    description = "Reads every fct-*.csv in the directory (the FCT logs of hostd, the TCP baseline or 'pfabric " +
+        "ideal'; a file named fct-SCHEME-LOAD.csv gives its load), normalizes each completed flow's FCT to the best " +
+        "it could do alone on the idle fabric (base RTT + (segments - 1) packet times at the access rate), and " +
+        "prints per scheme, load and bin (small (0,100KB], medium (100KB,10MB], large (10MB,inf), all) the count, " +
+        "mean, median and 99th percentile; flows that never completed are counted apart. Writes DIR/summary.csv " +
+        "as " + ResultsTable.CSV_HEADER + ".")
+public final class AnalyzeCommand implements Callable<Integer>
+{
+    @Parameters(index = "0", paramLabel = "RESULTS_DIR", description = "Directory holding fct-*.csv files.")
+    Path directory;
+
+    @Option(names = "--rate", required = true, paramLabel = "RATE", description = "Access link rate, e.g. 1g.")
+    String rate;
+
+    @Option(names = "--base-rtt", paramLabel = "DURATION",
+        description = "Round trip of a full packet and its ACK on the idle fabric, the same for every path, e.g. " +
+            "14.68us. Without it, each path's base RTT is read from RESULTS_DIR/base-rtt.csv (written by 'pfabric " +
+            "experiment').")
+    String baseRtt;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws IOException
+    {
+        if (!Files.isDirectory(directory))
+        {
+            throw new IllegalArgumentException(directory + " is not a directory");
+        }
+        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
+        if (rateBitsPerSec <= 0)
+        {
+            throw new IllegalArgumentException("--rate must be positive");
+        }
+        final List<ResultsTable.Line> lines;
+        if (null != baseRtt)
+        {
+            final long baseRttNs = Quantities.parseNanos(baseRtt);
+            if (baseRttNs <= 0)
+            {
+                throw new IllegalArgumentException("--base-rtt must be positive");
+            }
+            lines = ResultsTable.summarize(directory,
+                new FctAnalysis(rateBitsPerSec, (source, destination) -> baseRttNs), host -> 0);
+        }
+        else
+        {
+            final Path table = directory.resolve("base-rtt.csv");
+            if (!Files.isRegularFile(table))
+            {
+                throw new IllegalArgumentException("give --base-rtt: there is no " + table);
+            }
+            final PathRtts rtts = PathRtts.read(table);
+            lines = ResultsTable.summarize(directory, new FctAnalysis(rateBitsPerSec, rtts), rtts::hostIndex);
+        }
+        final Path summaryFile = directory.resolve("summary.csv");
+        ResultsTable.print(System.out, lines);
+        ResultsTable.writeCsv(summaryFile, lines);
+        System.err.println("pfabric analyze: wrote " + summaryFile);
+        return 0;
+    }
+}

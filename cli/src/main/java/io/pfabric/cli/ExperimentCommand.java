@@ -1,0 +1,147 @@
+package io.pfabric.cli;
+
+import io.pfabric.experiment.Experiment;
+import io.pfabric.experiment.ExperimentSettings;
+import io.pfabric.analysis.ResultsTable;
+import io.pfabric.common.config.Quantities;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologySpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code pfabric experiment}: normalized FCT against load for pFabric, its line-rate variant and kernel TCP on an
+ * emulated fabric, with Ideal for the same traces.
+ */
+@Command(
+    name = "experiment",
+    mixinStandardHelpOptions = true,
+    header = "Normalized FCT against load: pfabric, linerate and kernel TCP on an emulated fabric, and Ideal.",
+    description = {
+        "For each scheme, brings the fabric up in network namespaces (switchd on every switch: pFabric queues of " +
+            "36,000 B for pfabric and linerate, drop-tail queues of 225,000 B for tcp), measures the base RTT of " +
+            "each class of path once, replays every load's trace (the same trace for every scheme: Poisson " +
+            "arrivals, sizes from the workload, uniformly random other hosts) with hostd's transport or kernel TCP " +
+            "(pooled connections, minimum RTO lowered to a few base RTTs), and tears the fabric down; then " +
+            "computes Ideal for every trace. Writes to --out: fct-SCHEME-LOAD.csv per run, trace-LOAD.csv, " +
+            "base-rtt.csv, summary.csv (" + ResultsTable.CSV_HEADER + "), fct-vs-load.png and README.md with the " +
+            "table and this command. Needs root, except on the loopback testbed.",
+        "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down." })
+public final class ExperimentCommand implements Callable<Integer>
+{
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns|mininet",
+        description = "Where the fabric runs: netns (network namespaces made here, every switch in this process; " +
+            "the default), mininet (Mininet builds the fabric with testbed/mininet's PfabricSwitch, one switchd " +
+            "process per switch; needs the mininet package) or loopback (no privilege: star:N only, switch ports " +
+            "are VXLAN tunnels on 127.0.0.1 from UDP port " + Experiment.LOOPBACK_FIRST_UDP_PORT + ", no kernel " +
+            "TCP).")
+    String testbed;
+
+    @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
+        description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}).")
+    String topo;
+
+    @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",
+        description = "Rate of every link (default: ${DEFAULT-VALUE}); a 2-core machine keeps up with 100m, not " +
+            "with 1g.")
+    String rate;
+
+    @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
+        description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
+    String workload;
+
+    @Option(names = "--loads", defaultValue = "0.2,0.4,0.6,0.8", split = ",", paramLabel = "L[,L...]",
+        description = "Offered loads on the access links (default: ${DEFAULT-VALUE}).")
+    List<Double> loads;
+
+    @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
+        description = "Of pfabric, linerate, tcp and droptail (hostd's transport over drop-tail queues) " +
+            "(default: ${DEFAULT-VALUE}); Ideal is always computed.")
+    List<String> schemes;
+
+    @Option(names = "--flows", defaultValue = "500", paramLabel = "N",
+        description = "Flows per load (default: ${DEFAULT-VALUE}).")
+    long flows;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
+    Path out;
+
+    @Option(names = "--cc", defaultValue = "cubic", paramLabel = "NAME",
+        description = "Congestion control of the TCP baseline: cubic (default), bbr or reno.")
+    String congestionControl;
+
+    @Option(names = "--tcp-rto-min", defaultValue = "auto", paramLabel = "DURATION|auto",
+        description = "Minimum RTO of the TCP baseline; auto (the default) = 3 x the largest base RTT, at least 1ms.")
+    String tcpRtoMin;
+
+    @Option(names = "--grace", defaultValue = "30s", paramLabel = "DURATION",
+        description = "How long a run waits for flows after its last start (default: ${DEFAULT-VALUE}).")
+    String grace;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws IOException
+    {
+        if (!List.of("cubic", "bbr", "reno").contains(congestionControl))
+        {
+            throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
+        }
+        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
+        final Topology topology;
+        if ("loopback".equals(testbed))
+        {
+            final TopologySpec shape = TopologySpec.parse(topo);
+            if (!shape.isStar())
+            {
+                throw new IllegalArgumentException("--testbed loopback takes --topo star:N only, not '" + topo + "'");
+            }
+            topology = Experiment.loopbackStar(shape.hostsPerLeaf(), rateBitsPerSec);
+        }
+        else
+        {
+            topology = TestbedCommand.topology(topo, rateBitsPerSec, "pfabric");
+        }
+        final ExperimentSettings settings = new ExperimentSettings(testbed, topo, topology, rateBitsPerSec, workload, loads,
+            schemes, flows, seed, out, congestionControl,
+            "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
+            commandLine());
+        if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
+        {
+            throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
+        }
+        final long startNs = System.nanoTime();
+        final Experiment.Outcome outcome =
+            new Experiment(settings, System.err).runStoppingOnSignal("pfabric experiment");
+        final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
+        ResultsTable.print(System.out, outcome.lines());
+        System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +
+            "summary.csv, fct-vs-load.png)%n", wallSec / 60, wallSec % 60, out);
+        return 0;
+    }
+
+    private String commandLine()
+    {
+        final StringBuilder line = new StringBuilder("./pfabric experiment");
+        for (final String arg : spec.commandLine().getParseResult().originalArgs())
+        {
+            line.append(' ').append(arg.matches("[A-Za-z0-9_./:,=@%+-]+") ? arg : "'" + arg + "'");
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,70 @@
+package io.pfabric.cli;
+
+import io.pfabric.cli.DemoCommand;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.TopologyException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+
+/**
+ * The {@code pfabric} command line, dispatched by the {@code ./pfabric} launcher.
+ */
+@Command(
+    name = "pfabric",
+    mixinStandardHelpOptions = true,
+    version = "pfabric 0.1.0",
+    description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
+    subcommands = {
+        DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
+        RecvCommand.class, TcpdCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class,
+        AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class,
+        BenchCommand.class,
+        CommandLine.HelpCommand.class },
+    footerHeading = "%nAlso:%n",
+    footer = {
+        "  test   Install what the tests need (Debian packages, as root) and run",
+        "         the whole test suite with Maven (done by the ./pfabric launcher).",
+        "",
+        "Run './pfabric COMMAND --help' for a command's options."
+    })
+public final class PfabricCommand implements Runnable
+{
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /**
+     * Without a subcommand, print the usage.
+     */
+    public void run()
+    {
+        spec.commandLine().usage(System.out);
+    }
+
+    /**
+     * Run the command line and exit with its status.
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        final CommandLine commandLine = new CommandLine(new PfabricCommand())
+            .setExecutionExceptionHandler((exception, cmd, parseResult) ->
+            {
+                if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException ||
+                    exception instanceof TopologyException)
+                {
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
+                    return 2;
+                }
+                if (exception instanceof IOException || exception instanceof PacketSocketException)
+                {
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
+                    return 1;
+                }
+                throw exception;
+            });
+        System.exit(commandLine.execute(args));
+    }
+}

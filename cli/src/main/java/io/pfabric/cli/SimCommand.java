@@ -1,0 +1,176 @@
+package io.pfabric.cli;
+
+import io.pfabric.experiment.ExperimentSettings;
+import io.pfabric.analysis.FctPlot;
+import io.pfabric.analysis.FctAnalysis;
+import io.pfabric.analysis.PathRtts;
+import io.pfabric.analysis.ResultsTable;
+import io.pfabric.sim.SimFabric;
+import io.pfabric.sim.SimRun;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.TraceFile;
+import io.pfabric.hostd.workload.WorkloadTrace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric sim}: the packet-level simulator, one scheme at one load; {@code pfabric sim sweep}: many.
+ */
+@Command(
+    name = "sim",
+    mixinStandardHelpOptions = true,
+    header = "Simulate a paper-scale fabric running pfabric's own transport and switch queues.",
+    description = {
+        "A discrete-event simulation on virtual nanoseconds (default: the pFabric paper's 144 hosts, 9 leaves of 16 " +
+            "at 10 Gb/s, 4 spines at 40 Gb/s, 2.7 us host links, 0.2 us core links, 36 KB queues) in which every " +
+            "host runs hostd's transport (window 12, cap 23, timeout 45 us, probe mode after 5 timeouts, SRPT, NIC " +
+            "pacing) and every switch port and host NIC switchd's pFabric queue, with per-packet spraying. Schemes: " +
+            "pfabric, linerate, tcp and dctcp (modelled in the simulator: NewReno with SACK on 225 KB drop-tail " +
+            "queues, and DCTCP on 225 KB queues marking ECN above 22.5 KB, g = 1/16; minimum RTO 200 us, initial " +
+            "window 12), ideal (the flow-level Ideal scheduler).",
+        "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv; progress goes " +
+            "to stderr. 'pfabric sim sweep' runs several loads and schemes and draws the plot." },
+    subcommands = SimCommand.Sweep.class)
+public final class SimCommand implements Callable<Integer>
+{
+    @Mixin
+    SimOptions options;
+
+    @Option(names = "--load", defaultValue = "0.6", paramLabel = "L",
+        description = "Offered load on the host links (default: ${DEFAULT-VALUE}).")
+    double load;
+
+    @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
+        description = "pfabric, linerate, tcp, dctcp or ideal; or, in the sync-versus-async scenario, syn-ocf, " +
+            "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
+    String scheme;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws IOException
+    {
+        if (SyncSweep.applies(options, List.of(scheme)))
+        {
+            return SyncSweep.run(options, List.of(load), List.of(scheme), "table", System.out, System.err);
+        }
+        final List<ResultsTable.Line> lines = runAll(options, List.of(load), List.of(scheme), System.err);
+        ResultsTable.print(System.out, lines);
+        return 0;
+    }
+
+    /**
+     * {@code pfabric sim sweep}.
+     */
+    @Command(
+        name = "sweep",
+        mixinStandardHelpOptions = true,
+        header = "Simulate several loads and schemes on the same traces; summary table and plot.",
+        description = "Runs every scheme at every load, the same trace per load for every scheme, then writes " +
+            "DIR/summary.csv and DIR/fct-vs-load.png (normalized FCT against load: small-flow mean and p99, " +
+            "medium mean, large mean, all). --format csv prints scheme,load,bin,count,mean,p99.")
+    public static final class Sweep implements Callable<Integer>
+    {
+        @Mixin
+        SimOptions options;
+
+        @Option(names = "--loads", defaultValue = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8", split = ",",
+            paramLabel = "L[,L...]", description = "Loads (default: ${DEFAULT-VALUE}).")
+        List<Double> loads;
+
+        @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
+            description = "Of pfabric, linerate, tcp, dctcp, ideal (default: ${DEFAULT-VALUE}).")
+        List<String> schemes;
+
+        @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
+            description = "table (default) or csv: scheme,load,bin,count,mean,p99.")
+        String format;
+
+        /**
+         * {@inheritDoc}
+         */
+        public Integer call() throws IOException
+        {
+            if (SyncSweep.applies(options, schemes))
+            {
+                return SyncSweep.run(options, loads, schemes, format, System.out, System.err);
+            }
+            final boolean csv = OutputFormats.isCsv(format);
+            final List<ResultsTable.Line> lines = runAll(options, loads, schemes, System.err);
+            FctPlot.write(lines, String.format(Locale.ROOT, "simulated normalized FCT: %s on %s, %,d flows per " +
+                "point", options.workload, options.topo, options.flows), options.out.resolve("fct-vs-load.png"));
+            if (csv)
+            {
+                ResultsTable.printCsv(System.out, lines, true);
+            }
+            else
+            {
+                ResultsTable.print(System.out, lines);
+            }
+            return 0;
+        }
+    }
+
+    static List<ResultsTable.Line> runAll(final SimOptions options, final List<Double> loads,
+        final List<String> schemes, final PrintStream progress) throws IOException
+    {
+        if (null == options.out)
+        {
+            throw new IllegalArgumentException("give --out DIR");
+        }
+        final SimFabric fabric = options.fabric();
+        for (final String scheme : schemes)
+        {
+            if (!SimRun.SCHEMES.contains(scheme))
+            {
+                throw new IllegalArgumentException("the simulator runs " + SimRun.SCHEMES + ", not '" + scheme + "'");
+            }
+        }
+        if (options.flows < 1)
+        {
+            throw new IllegalArgumentException("--flows must be at least 1");
+        }
+        Files.createDirectories(options.out);
+        final List<String> names = SimRun.hostNames(fabric);
+        final PathRtts rtts = PathRtts.byClass(names, fabric::baseRttNs);
+        rtts.write(options.out.resolve("base-rtt.csv"));
+        final FlowSizeDistribution sizes = FlowSizeDistribution.load(options.workload);
+        final int runs = loads.size() * schemes.size();
+        int run = 0;
+        for (final double load : loads)
+        {
+            if (!(load > 0 && load < 1))
+            {
+                throw new IllegalArgumentException("every load must be between 0 and 1, not " + load);
+            }
+            final String label = ExperimentSettings.loadLabel(load);
+            final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(fabric.hosts(), load,
+                fabric.edgeRateBitsPerSec(), sizes, options.seed, options.flows, 0);
+            TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);
+            for (final String scheme : schemes)
+            {
+                run++;
+                progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
+                    scheme, label, trace.size(), options.topo);
+                final SimRun.Outcome outcome = SimRun.run(fabric, scheme, trace, options.seed,
+                    options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
+                progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.3f s virtual, %,d events " +
+                    "(%,.0f per second), %,d packets dropped, %d flows incomplete%n", scheme, label,
+                    outcome.wallNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(), outcome.eventsPerSecond(),
+                    outcome.dropped(), outcome.incomplete());
+            }
+        }
+        final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out,
+            new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength()), rtts::hostIndex);
+        ResultsTable.writeCsv(options.out.resolve("summary.csv"), lines);
+        return lines;
+    }
+}

@@ -1,0 +1,211 @@
+package io.pfabric.cli;
+
+import io.pfabric.common.packet.NetworkNamespace;
+import io.pfabric.common.packet.NettyTransport;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyException;
+import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.switchd.AdminServer;
+import io.pfabric.switchd.PortCounter;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.switchd.SwitchPort;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.SystemNanoClock;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric switchd}: run one switch of a topology on raw-socket ports until SIGTERM or Ctrl-C.
+ */
+@Command(
+    name = "switchd",
+    mixinStandardHelpOptions = true,
+    header = "Run one switch of a topology on raw-socket and VXLAN ports.",
+    description = "Opens a raw-socket port on each interface the topology gives the switch (a VXLAN-over-UDP port " +
+        "where the topology says udp), with its queue " +
+        "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
+        "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
+        "With --interfaces instead of a topology it is a learning switch for ad-hoc use. " +
+        "With --admin it serves Prometheus metrics, a ports report and run-time rate changes over HTTP. " +
+        "Raw-socket ports need root or CAP_NET_RAW; VXLAN-over-UDP ports need no privilege.")
+public final class SwitchdCommand implements Callable<Integer>
+{
+    @Option(names = "--topology", paramLabel = "FILE", description = "Topology file (YAML or JSON).")
+    Path topologyFile;
+
+    @Option(names = "--name", paramLabel = "SWITCH", description = "Which switch of the topology.")
+    String switchName;
+
+    @Option(names = "--interfaces", split = ",", paramLabel = "IF",
+        description = "Instead of a topology: a learning switch on these interfaces (comma-separated), which learns " +
+            "where each MAC address is and floods what it does not know.")
+    List<String> interfaces;
+
+    @Option(names = "--rate", paramLabel = "RATE", description = "Line rate of every port, e.g. 100m, 1g, 10g; 0 = unpaced.")
+    String rate;
+
+    @Option(names = "--discipline", paramLabel = "NAME", description = "pfabric, droptail, ecn or strict for every port.")
+    String discipline;
+
+    @Option(names = "--buffer", paramLabel = "BYTES", description = "Buffer of every port in bytes.")
+    Long bufferLength;
+
+    @Option(names = "--udp-transport", defaultValue = "epoll", paramLabel = "epoll|io_uring",
+        description = "Netty's transport for the UDP (VXLAN) ports: epoll (default) or io_uring.")
+    String udpTransport;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
+    String namespace;
+
+    @Option(names = "--admin", paramLabel = "HOST:PORT",
+        description = "Serve /metrics (Prometheus), /ports and rate changes over HTTP here, e.g. 127.0.0.1:9464; " +
+            "see 'pfabric switchctl'.")
+    String adminAddress;
+
+    /**
+     * Open the switch's ports on a thread of their own that enters the namespace first, so that this thread, and the
+     * admin interface it serves, stay in the namespace the command was started in.
+     */
+    private SwitchDaemon openIn(final String namespace, final Topology topology, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException, InterruptedException
+    {
+        final SwitchDaemon[] opened = new SwitchDaemon[1];
+        final Exception[] failure = new Exception[1];
+        final Thread opener = new Thread(() ->
+        {
+            try
+            {
+                if (null != namespace)
+                {
+                    NetworkNamespace.enterOnCurrentThread(namespace);
+                }
+                opened[0] = null == topology ?
+                    SwitchDaemon.openLearning("learning", interfaces, overrides, new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, switchName, overrides, new SystemNanoClock());
+            }
+            catch (final PacketSocketException | RuntimeException ex)
+            {
+                failure[0] = ex;
+            }
+        }, "pfabric-open");
+        opener.start();
+        opener.join();
+        if (failure[0] instanceof PacketSocketException ex)
+        {
+            throw ex;
+        }
+        if (failure[0] instanceof RuntimeException ex)
+        {
+            throw ex;
+        }
+        return opened[0];
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws Exception
+    {
+        final PrintStream err = System.err;
+        final boolean learning = null != interfaces;
+        if (learning == (null != topologyFile || null != switchName) || (!learning && null == topologyFile) ||
+            (!learning && null == switchName))
+        {
+            throw new IllegalArgumentException("give either --topology FILE and --name SWITCH, or --interfaces IF,IF");
+        }
+        Topology topology = null;
+        try
+        {
+            topology = learning ? null : TopologyParser.parse(topologyFile);
+        }
+        catch (final TopologyException ex)
+        {
+            err.println("pfabric switchd: " + ex.getMessage());
+            return 2;
+        }
+        if (null != discipline)
+        {
+            DisciplineKind.byName(discipline);
+        }
+        if (null != bufferLength && bufferLength < 1514)
+        {
+            throw new IllegalArgumentException("--buffer must be at least 1514 bytes, not " + bufferLength);
+        }
+        final SwitchDaemon.Overrides overrides = new SwitchDaemon.Overrides(
+            null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength,
+            NettyTransport.named(udpTransport));
+
+        final SwitchDaemon daemon;
+        try
+        {
+            daemon = openIn(namespace, topology, overrides);
+        }
+        catch (final PacketSocketException ex)
+        {
+            err.println("pfabric switchd: " + ex.getMessage());
+            return 1;
+        }
+
+        final AdminServer admin;
+        try
+        {
+            admin = null == adminAddress ? null : AdminServer.start(daemon, SwitchctlCommand.address(adminAddress));
+        }
+        catch (final IOException ex)
+        {
+            daemon.close();
+            err.println("pfabric switchd: cannot serve the admin interface on " + adminAddress + ": " + ex.getMessage());
+            return 1;
+        }
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
+                error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
+            AgentRunner.startOnThread(runner);
+            err.printf(Locale.ROOT, "pfabric switchd %s: forwarding on %d ports; SIGTERM or Ctrl-C stops it%n",
+                daemon.name(), daemon.portCount());
+            for (int i = 0; i < daemon.portCount(); i++)
+            {
+                final SwitchPort port = daemon.port(i);
+                err.printf(Locale.ROOT, "  %s on %s: %s, %,d B buffer, %s%n", port.name(), port.io().interfaceName(),
+                    port.queue().name(), port.queue().capacityLength(),
+                    null == port.pacer() ? "unpaced" : "rate " + Rates.format(port.pacer().rateBitsPerSec()));
+            }
+            if (null != admin)
+            {
+                err.println("  admin interface: http://" + adminAddress + "/ports and /metrics");
+            }
+            barrier.await();
+            if (null != admin)
+            {
+                admin.close();
+            }
+            runner.close();
+            for (int i = 0; i < daemon.portCount(); i++)
+            {
+                final SwitchPort port = daemon.port(i);
+                err.printf(Locale.ROOT, "  %s: received %d, sent %d, queue drops %d, malformed %d, no route %d%n",
+                    port.name(), port.counters().get(PortCounter.RECEIVED_FRAMES),
+                    port.counters().get(PortCounter.TRANSMITTED_FRAMES), port.queue().counters().droppedPackets(),
+                    port.counters().get(PortCounter.DROPPED_MALFORMED),
+                    port.counters().get(PortCounter.DROPPED_NO_ROUTE));
+            }
+            daemon.close();
+            err.printf("pfabric switchd %s: stopped%n", daemon.name());
+            err.flush();
+        }
+        return 0;
+    }
+}

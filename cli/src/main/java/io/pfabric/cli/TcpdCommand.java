@@ -1,0 +1,117 @@
+package io.pfabric.cli;
+
+import io.pfabric.experiment.TcpReplay;
+import io.pfabric.common.config.Quantities;
+import io.pfabric.common.os.Commands;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.TraceFile;
+import io.pfabric.hostd.workload.WorkloadTrace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric tcpd}: the kernel-TCP baseline for one host: replay its flows of a trace over kernel TCP.
+ */
+@Command(
+    name = "tcpd",
+    mixinStandardHelpOptions = true,
+    header = "Replay one host's flows of a trace over kernel TCP (the baseline).",
+    description = "Serves TCP port " + TcpReplay.PORT + " on the host's address, opens --pool connections to " +
+        "every other host of the topology (waiting up to 30 s for their tcpd), then sends each of this host's " +
+        "flows of the trace at its start time on an idle pooled connection (one more is opened, and counted, when " +
+        "all are busy) and logs its completion time, to the receiver's one-byte answer, as scheme tcp. With " +
+        "--netns the kernel's minimum RTO (and, if given, the congestion control) is set in that namespace first " +
+        "and printed with the results; a child namespace may only choose among the congestion controls the host " +
+        "allows (net.ipv4.tcp_allowed_congestion_control).")
+public final class TcpdCommand implements Callable<Integer>
+{
+    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "Topology file.")
+    Path topologyFile;
+
+    @Option(names = "--name", required = true, paramLabel = "HOST", description = "Which host of the topology.")
+    String hostName;
+
+    @Option(names = "--netns", paramLabel = "NAME", description = "The host's network namespace.")
+    String namespace;
+
+    @Option(names = "--trace", required = true, paramLabel = "FILE", description = "The flow trace.")
+    Path trace;
+
+    @Option(names = "--fct-log", paramLabel = "FILE", description = "FCT log (default: fct-tcp-NAME.csv).")
+    Path fctLog;
+
+    @Option(names = "--pool", defaultValue = "4", paramLabel = "N",
+        description = "Pooled connections per destination (default: ${DEFAULT-VALUE}).")
+    int pool;
+
+    @Option(names = "--rto-min", defaultValue = "5ms", paramLabel = "DURATION",
+        description = "Minimum RTO set in the namespace (default: ${DEFAULT-VALUE}); a few base RTTs of the fabric.")
+    String rtoMin;
+
+    @Option(names = "--cc", paramLabel = "NAME", description = "Congestion control to set in the namespace.")
+    String congestionControl;
+
+    @Option(names = "--grace", defaultValue = "30s", paramLabel = "DURATION",
+        description = "How long to wait for flows after the last start (default: ${DEFAULT-VALUE}).")
+    String grace;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws IOException
+    {
+        final Topology topology = TopologyParser.parse(topologyFile);
+        final List<String> names = new ArrayList<>();
+        final List<InetAddress> addresses = new ArrayList<>();
+        for (final HostSpec host : topology.hosts())
+        {
+            names.add(host.name());
+            addresses.add(InetAddress.getByName(host.ipText()));
+        }
+        final int self = names.indexOf(hostName);
+        if (self < 0)
+        {
+            throw new IllegalArgumentException("no host named '" + hostName + "' in " + topologyFile);
+        }
+        if (pool < 1)
+        {
+            throw new IllegalArgumentException("--pool must be at least 1");
+        }
+        final long rtoMinUs = Quantities.parseNanos(rtoMin) / 1_000;
+        if (null != namespace)
+        {
+            Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_rto_min_us=" + rtoMinUs);
+            if (null != congestionControl)
+            {
+                Commands.inNamespace(namespace, "sysctl", "-qw",
+                    "net.ipv4.tcp_congestion_control=" + congestionControl);
+            }
+        }
+        final String cc = null == namespace ? "(host default)" : Commands.inNamespace(namespace, "cat",
+            "/proc/sys/net/ipv4/tcp_congestion_control").trim();
+        final List<WorkloadTrace.FlowSpec> flows = TraceFile.read(trace, names);
+        final Path logPath = null != fctLog ? fctLog : Path.of("fct-tcp-" + hostName + ".csv");
+        System.err.printf(Locale.ROOT, "pfabric tcpd %s: %s%n", hostName, TcpReplay.settings(cc, rtoMinUs, pool));
+        try (TcpReplay replay = TcpReplay.start(namespace, addresses, self);
+            FctLogWriter log = new FctLogWriter(logPath))
+        {
+            replay.connect(pool);
+            final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
+            final int completed = replay.replay(flows, names, log, Quantities.parseNanos(grace));
+            System.err.printf(Locale.ROOT, "pfabric tcpd %s: %,d of %,d flows completed, %d extra connections; " +
+                "FCT log %s%n", hostName, completed, mine, replay.extraConnections(), logPath);
+        }
+        return 0;
+    }
+}

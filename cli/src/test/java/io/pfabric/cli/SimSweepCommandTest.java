@@ -1,0 +1,65 @@
+package io.pfabric.cli;
+
+import io.pfabric.cli.PfabricCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code pfabric sim sweep --format csv} on a small star: one row per scheme, load and bin, every flow counted, and
+ * the files the results directory promises.
+ */
+class SimSweepCommandTest
+{
+    @TempDir
+    Path out;
+
+    @Test
+    void aSmallSweepWritesTheSummaryAndThePlot() throws Exception
+    {
+        final PrintStream original = System.out;
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final int status;
+        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8))
+        {
+            System.setOut(capture);
+            status = new CommandLine(new PfabricCommand()).execute("sim", "sweep", "--topo", "star:8", "--loads",
+                "0.3,0.6", "--schemes", "pfabric,tcp,dctcp,ideal", "--flows", "200", "--format", "csv", "--out",
+                out.toString());
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        assertEquals(0, status);
+        final List<String> lines =
+            Arrays.asList(captured.toString(StandardCharsets.UTF_8).strip().split("\n"));
+        assertEquals("scheme,load,bin,count,mean,p99", lines.get(0));
+        assertEquals(1 + 4 * 2 * 4, lines.size(), String.join("\n", lines));
+        for (final String line : lines.subList(1, lines.size()))
+        {
+            final String[] fields = line.split(",");
+            if ("all".equals(fields[2]))
+            {
+                assertEquals("200", fields[3], line);
+                assertTrue(Double.parseDouble(fields[4]) >= 1.0 - 1e-9, "no scheme beats the idle fabric: " + line);
+            }
+        }
+        for (final String file : List.of("fct-pfabric-0.3.csv", "fct-tcp-0.3.csv", "fct-dctcp-0.6.csv",
+            "fct-ideal-0.6.csv", "trace-0.6.csv", "base-rtt.csv", "summary.csv", "fct-vs-load.png"))
+        {
+            assertTrue(Files.isRegularFile(out.resolve(file)), file);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.pfabric.cli.testbed;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * How a test runs {@code pfabric} in a child process without the launcher (which would rebuild inside the build):
+ * this JVM's java with the launcher's flags and this JVM's class path, then {@code PfabricCommand}.
+ */
+final class PfabricJava
+{
+    static final String MAIN_CLASS = "io.pfabric.cli.PfabricCommand";
+    private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+
+    private PfabricJava()
+    {
+    }
+
+    /**
+     * The command prefix that runs {@code pfabric}: what {@code /opt/pfabric/pfabric} or {@code ./pfabric} stands for.
+     *
+     * @return java, its flags, the class path and the main class.
+     */
+    static List<String> command()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        for (final String opened : List.of("java.base/jdk.internal.misc", "java.base/java.util.zip",
+            "java.base/java.nio", "java.base/sun.nio.ch"))
+        {
+            command.add("--add-opens");
+            command.add(opened + "=ALL-UNNAMED");
+        }
+        if (Runtime.version().feature() >= 23)
+        {
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        command.add("-cp");
+        command.add(classPath());
+        command.add(MAIN_CLASS);
+        return command;
+    }
+
+    /**
+     * {@link #command()} as shell words, for {@code PFABRIC_CMD} or a unit file's command line.
+     *
+     * @return the words, quoted where needed.
+     */
+    static String shellWords()
+    {
+        final StringBuilder words = new StringBuilder();
+        for (final String word : command())
+        {
+            if (!words.isEmpty())
+            {
+                words.append(' ');
+            }
+            words.append(PLAIN_WORD.matcher(word).matches() ? word : "'" + word.replace("'", "'\\''") + "'");
+        }
+        return words.toString();
+    }
+
+    private static String classPath()
+    {
+        final String surefire = System.getProperty("surefire.test.class.path");
+        final String path = null != surefire && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+        final StringBuilder absolute = new StringBuilder();
+        for (final String entry : path.split(File.pathSeparator))
+        {
+            if (!entry.isBlank())
+            {
+                if (!absolute.isEmpty())
+                {
+                    absolute.append(File.pathSeparator);
+                }
+                absolute.append(Paths.get(entry).toAbsolutePath());
+            }
+        }
+        return absolute.toString();
+    }
+
+    /**
+     * The repository's root: the nearest directory above the working directory that holds the launcher.
+     *
+     * @return the root.
+     */
+    static Path repository()
+    {
+        Path directory = Paths.get("").toAbsolutePath();
+        while (null != directory)
+        {
+            if (Files.isRegularFile(directory.resolve("pfabric")) && Files.isDirectory(directory.resolve("testbed")))
+            {
+                return directory;
+            }
+            directory = directory.getParent();
+        }
+        throw new IllegalStateException("no pfabric repository above " + Paths.get("").toAbsolutePath());
+    }
+
+    /**
+     * Stop a process the way systemd and Mininet do: SIGTERM, then SIGKILL (with its children) if it does not exit.
+     *
+     * @param process       to stop.
+     * @param gracePeriodMs how long to wait after SIGTERM.
+     * @return its exit status, or -1 if it had to be killed.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    static int terminate(final Process process, final long gracePeriodMs) throws InterruptedException
+    {
+        process.destroy();
+        if (process.waitFor(gracePeriodMs, TimeUnit.MILLISECONDS))
+        {
+            return process.exitValue();
+        }
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+        return -1;
+    }
+
+    /**
+     * A file's text, or a note that it cannot be read, for assertion messages.
+     *
+     * @param file to read.
+     * @return its text.
+     */
+    static String text(final Path file)
+    {
+        try
+        {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            return "(cannot read " + file + ": " + ex.getMessage() + ")";
+        }
+    }
+}

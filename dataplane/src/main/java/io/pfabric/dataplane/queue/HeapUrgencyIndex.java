@@ -1,0 +1,88 @@
+package io.pfabric.dataplane.queue;
+
+/**
+ * Two indexed 4-ary heaps over the same frames, one most urgent first and one least urgent first: O(log n) for every
+ * insertion and removal, whatever the order of arrivals.
+ */
+final class HeapUrgencyIndex extends UrgencyIndex
+{
+    private final SlotHeap mostUrgentFirst;
+    private final SlotHeap leastUrgentFirst;
+    private final int[] searchStack;
+
+    HeapUrgencyIndex(final int capacity)
+    {
+        mostUrgentFirst = new SlotHeap(capacity);
+        leastUrgentFirst = new SlotHeap(capacity);
+        searchStack = new int[capacity];
+    }
+
+    int size()
+    {
+        return mostUrgentFirst.size();
+    }
+
+    void add(final int slot, final long key)
+    {
+        mostUrgentFirst.add(slot, key);
+        leastUrgentFirst.add(slot, ~key);
+    }
+
+    void remove(final int slot, final long key)
+    {
+        mostUrgentFirst.remove(slot);
+        leastUrgentFirst.remove(slot);
+    }
+
+    int mostUrgent()
+    {
+        return mostUrgentFirst.top();
+    }
+
+    int leastUrgent()
+    {
+        return leastUrgentFirst.top();
+    }
+
+    /**
+     * A walk of the least-urgent-first heap that skips every subtree whose root is not less urgent than the given
+     * priority, and stops once enough bytes are found.
+     */
+    boolean lessUrgentBytesAtLeast(final long priority, final long bytes, final PacketSlab slab)
+    {
+        final int size = leastUrgentFirst.size();
+        long found = 0;
+        int top = 0;
+        searchStack[top++] = 0;
+        while (top > 0)
+        {
+            final int position = searchStack[--top];
+            if (priority(~leastUrgentFirst.keyAt(position)) > priority)
+            {
+                found += slab.frameLength(leastUrgentFirst.slotAt(position));
+                if (found >= bytes)
+                {
+                    return true;
+                }
+                final int first = (position << SlotHeap.ARITY_SHIFT) + 1;
+                final int end = Math.min(first + (1 << SlotHeap.ARITY_SHIFT), size);
+                for (int child = first; child < end; child++)
+                {
+                    searchStack[top++] = child;
+                }
+            }
+        }
+        return false;
+    }
+
+    int slotAt(final int index)
+    {
+        return mostUrgentFirst.slotAt(index);
+    }
+
+    void rekeyInPlace(final int slot, final long oldKey, final long newKey)
+    {
+        mostUrgentFirst.rekeyInPlace(slot, newKey);
+        leastUrgentFirst.rekeyInPlace(slot, ~newKey);
+    }
+}

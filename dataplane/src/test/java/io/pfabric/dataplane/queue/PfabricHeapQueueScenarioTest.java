@@ -1,0 +1,9 @@
+package io.pfabric.dataplane.queue;
+
+class PfabricHeapQueueScenarioTest extends PfabricQueueScenarioTest
+{
+    PfabricQueue.Structure structure()
+    {
+        return PfabricQueue.Structure.HEAPS;
+    }
+}

@@ -1,0 +1,607 @@
+package io.pfabric.experiment;
+
+import io.pfabric.analysis.FctPlot;
+import io.pfabric.analysis.FctAnalysis;
+import io.pfabric.analysis.IdealScheduler;
+import io.pfabric.analysis.PathRtts;
+import io.pfabric.analysis.ResultsTable;
+import io.pfabric.experiment.TcpReplay;
+import io.pfabric.common.os.Commands;
+import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.Topologies;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.hostd.HostDaemon;
+import io.pfabric.hostd.io.PacketIos;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.TraceFile;
+import io.pfabric.hostd.workload.WorkloadRunner;
+import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.testbed.NetnsFabric;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * An FCT experiment on an emulated fabric (network namespaces, or Mininet): for each scheme the fabric comes up (switchd with pFabric's
+ * 36 KB queues for {@code pfabric} and {@code linerate}, drop-tail 225 KB queues for kernel {@code tcp}), every load
+ * replays its trace (the same trace for every scheme), the fabric comes down; Ideal is computed for every trace; the
+ * FCT logs, the traces, base RTTs, summary, plot ({@code fct-vs-load.png}) and a README land in the results
+ * directory.
+ */
+public final class Experiment
+{
+    /**
+     * Prefix of the experiment's namespaces; leftovers of a crashed run are removed at the next start.
+     */
+    public static final String PREFIX = "pfexp";
+
+    /**
+     * Pooled kernel-TCP connections per destination.
+     */
+    public static final int TCP_POOL = 4;
+
+    /**
+     * The first of the loopback testbed's UDP ports (two per host).
+     */
+    public static final int LOOPBACK_FIRST_UDP_PORT = 47_900;
+
+    private static final int RTT_SAMPLES = 20;
+    private static final long ORIGIN_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long RTT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(2);
+    private static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MIN_TCP_RTO_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int WARM_UP_ROUNDS = 3;
+    private static final long WARM_UP_FLOW_BYTES = 4_000_000;
+    private static final int WARM_UP_SHORT_FLOWS = 100;
+    private static final long WARM_UP_SHORT_FLOW_BYTES = 8_760;
+    private static final long WARM_UP_PATIENCE_SEC = 120;
+    private static final String ALLOWED_CC = "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
+
+    /**
+     * What an experiment produced.
+     *
+     * @param lines       the summary table.
+     * @param rtts        the measured base RTT of every path.
+     * @param transportSettings hostd's transport settings.
+     * @param tcpSettings the kernel TCP settings of the baseline, or null if it did not run.
+     */
+    public record Outcome(List<ResultsTable.Line> lines, PathRtts rtts, String transportSettings, String tcpSettings)
+    {
+    }
+
+    private final ExperimentSettings settings;
+    private final Topology topology;
+    private final List<String> hostNames = new ArrayList<>();
+    private final PrintStream out;
+    private final EmulatedFabric.Testbed testbed;
+    private final ProgressBar progress;
+    private final Teardown teardown = new Teardown();
+    private volatile boolean stopped;
+    private PathRtts rtts;
+    private String tcpSettings;
+
+    /**
+     * An experiment.
+     *
+     * @param settings what to run.
+     * @param out      where progress and notes go (standard error).
+     */
+    public Experiment(final ExperimentSettings settings, final PrintStream out)
+    {
+        this.settings = settings;
+        this.topology = settings.topology();
+        this.out = out;
+        for (final HostSpec host : topology.hosts())
+        {
+            hostNames.add(host.name());
+        }
+        this.testbed = switch (settings.testbed())
+        {
+            case "mininet" ->
+                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out());
+            case "loopback" -> new LoopbackTestbed(topology);
+            default -> new NetnsTestbed(topology, PREFIX);
+        };
+        this.progress = new ProgressBar(out,
+            (long)settings.schemes().size() * settings.loads().size() * settings.flows());
+    }
+
+    /**
+     * The fabric of the loopback testbed: a star whose ports are VXLAN tunnels on loopback.
+     *
+     * @param hosts          number of hosts.
+     * @param rateBitsPerSec every link's rate.
+     * @return the topology.
+     */
+    public static Topology loopbackStar(final int hosts, final long rateBitsPerSec)
+    {
+        return Topologies.starOverUdp(hosts, LOOPBACK_FIRST_UDP_PORT, rateBitsPerSec, "pfabric");
+    }
+
+    /**
+     * Stop at once and tear the fabric down (from a shutdown hook on Ctrl-C).
+     */
+    public void stop()
+    {
+        stopped = true;
+        teardown.closeAll();
+        progress.close();
+    }
+
+    /**
+     * {@link #run()} with a shutdown hook that stops the run and tears the fabric down on Ctrl-C or SIGTERM.
+     *
+     * @param command named in the message the hook prints, e.g. {@code pfabric demo}.
+     * @return the summary.
+     * @throws IOException if the fabric, a host or a file fails.
+     */
+    public Outcome runStoppingOnSignal(final String command) throws IOException
+    {
+        final Thread hook = new Thread(() ->
+        {
+            out.println();
+            out.println(command + ": stopping; tearing the fabric down");
+            stop();
+        }, "experiment-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try
+        {
+            return run();
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Already shutting down: the hook tears down.
+            }
+        }
+    }
+
+    /**
+     * Run every scheme at every load, then Ideal, then the analysis.
+     *
+     * @return the summary.
+     * @throws IOException if the fabric, a host or a file fails.
+     */
+    public Outcome run() throws IOException
+    {
+        final long startNs = System.nanoTime();
+        Files.createDirectories(settings.out());
+        final List<String> leftovers =
+            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(PREFIX);
+        if (!leftovers.isEmpty())
+        {
+            out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
+        }
+        final Map<Double, List<WorkloadTrace.FlowSpec>> traces = traces();
+        progress.start();
+        try
+        {
+            for (final String scheme : settings.schemes())
+            {
+                runScheme(scheme, traces);
+            }
+        }
+        finally
+        {
+            progress.close();
+            teardown.closeAll();
+        }
+        rtts.write(settings.out().resolve("base-rtt.csv"));
+        for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
+        {
+            ideal(entry.getKey(), entry.getValue());
+        }
+        final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
+            new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
+        ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines);
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings);
+        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load",
+            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows()),
+            settings.out().resolve("fct-vs-load.png"));
+        ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
+            settings.out().resolve("README.md"));
+        return outcome;
+    }
+
+    private Map<Double, List<WorkloadTrace.FlowSpec>> traces() throws IOException
+    {
+        final FlowSizeDistribution sizes = FlowSizeDistribution.load(settings.workload());
+        final Map<Double, List<WorkloadTrace.FlowSpec>> traces = new LinkedHashMap<>();
+        for (final double load : settings.loads())
+        {
+            final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(hostNames.size(), load,
+                settings.rateBitsPerSec(), sizes, settings.seed(), settings.flows(), 0);
+            TraceFile.write(settings.out().resolve("trace-" + ExperimentSettings.loadLabel(load) + ".csv"), trace,
+                hostNames);
+            traces.put(load, trace);
+        }
+        return traces;
+    }
+
+    private void runScheme(final String scheme, final Map<Double, List<WorkloadTrace.FlowSpec>> traces)
+        throws IOException
+    {
+        final boolean tcp = "tcp".equals(scheme);
+        final DisciplineKind discipline =
+            tcp || "droptail".equals(scheme) ? DisciplineKind.DROPTAIL : DisciplineKind.PFABRIC;
+        progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
+            discipline.defaultCapacityLength() + " B)");
+        final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
+        try
+        {
+            if (null == rtts)
+            {
+                rtts = measureBaseRtts(fabric);
+            }
+            for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
+            {
+                LockSupport.parkNanos(SETTLE_NS);
+                final String load = ExperimentSettings.loadLabel(entry.getKey());
+                progress.phase(scheme + " at load " + load);
+                final Path log = settings.out().resolve("fct-" + scheme + "-" + load + ".csv");
+                final RunCounters before = RunCounters.snapshot(topology, fabric);
+                if (tcp)
+                {
+                    runTcp(fabric, entry.getValue(), log);
+                }
+                else
+                {
+                    runHostd(fabric, scheme, entry.getValue(), log);
+                }
+                if (stopped)
+                {
+                    throw new IOException("stopped");
+                }
+                final RunCounters counters = RunCounters.snapshot(topology, fabric).since(before);
+                counters.write(settings.out().resolve("counters-" + scheme + "-" + load + ".csv"));
+                progress.phase(scheme + " at load " + load + " done: " + counters.summary());
+            }
+        }
+        finally
+        {
+            teardown.closeDownTo(fabric);
+        }
+    }
+
+    /**
+     * The paper's settings for the measured base RTT, except that the timeout also covers a full pFabric buffer
+     * draining at the link rate: on an emulated fabric the base RTT is mostly software latency, so three of them can
+     * be shorter than the round trip of a packet that waits behind a full queue (in the paper, 45 us covers 14.7 us
+     * of base RTT plus 28.8 us for 36 KB at 10 Gb/s).
+     *
+     * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
+     * @param baseRttNs the largest base RTT of the fabric.
+     * @return the hosts' settings.
+     */
+    TransportConfiguration configuration(final String scheme, final long baseRttNs)
+    {
+        final long bufferLength = DisciplineKind.PFABRIC.defaultCapacityLength();
+        final TransportConfiguration paper =
+            TransportConfiguration.forFabric(settings.rateBitsPerSec(), baseRttNs, bufferLength);
+        final long drainNs = bufferLength * 8 * 1_000_000_000L / settings.rateBitsPerSec();
+        final TransportConfiguration windowed =
+            paper.withTimeoutNs(Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4));
+        return "linerate".equals(scheme) ? windowed.withLineRate() : windowed;
+    }
+
+    /**
+     * One line on the hosts' transport settings, for the results.
+     *
+     * @return the text, or null before the base RTT is measured.
+     */
+    public String transportSettings()
+    {
+        if (null == rtts)
+        {
+            return null;
+        }
+        final TransportConfiguration configuration = configuration("pfabric", rtts.maxNs());
+        return String.format(Locale.ROOT, "initial window %d packets, cap %d, timeout %.0f us, probe mode after %d " +
+            "timeouts, over %s", configuration.initialWindowPackets(),
+            configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts(),
+            "loopback".equals(settings.testbed()) ? "VXLAN on loopback" : "UDP");
+    }
+
+    private List<HostDaemon> startHosts(final EmulatedFabric fabric, final String scheme, final long baseRttNs)
+        throws IOException
+    {
+        final TransportListener quiet = new TransportListener()
+        {
+        };
+        final List<HostDaemon> hosts = new ArrayList<>();
+        for (int i = 0; i < hostNames.size(); i++)
+        {
+            final String name = hostNames.get(i);
+            hosts.add(teardown.add(HostDaemon.start(topology, name,
+                new HostDaemon.Options(configuration(scheme, baseRttNs), settings.rateBitsPerSec(),
+                    PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false),
+                PacketIos.factory(fabric.hostIo()), quiet)));
+        }
+        return hosts;
+    }
+
+    /**
+     * The base RTT of each class of path (same switch, or across the fabric), measured once on a representative
+     * pair with one-segment flows of hostd's transport on the idle fabric, the best of 20.
+     */
+    private PathRtts measureBaseRtts(final EmulatedFabric fabric) throws IOException
+    {
+        progress.phase("measuring base RTTs");
+        final List<HostDaemon> hosts = startHosts(fabric, "pfabric", TimeUnit.MILLISECONDS.toNanos(1));
+        try
+        {
+            final long[] byClass = { -1, -1 };
+            for (int source = 0; source < hostNames.size(); source++)
+            {
+                for (int destination = 0; destination < hostNames.size(); destination++)
+                {
+                    final int pathClass = pathClass(source, destination);
+                    if (source != destination && byClass[pathClass] < 0)
+                    {
+                        byClass[pathClass] = hosts.get(source).measureBaseRttNs(hostNames.get(destination),
+                            RTT_SAMPLES, RTT_PATIENCE_NS);
+                        out.printf(Locale.ROOT, "pfabric experiment: base RTT %s -> %s (%s): %.1f us%n",
+                            hostNames.get(source), hostNames.get(destination),
+                            0 == pathClass ? "same switch" : "across the fabric", byClass[pathClass] / 1e3);
+                    }
+                }
+            }
+            warmUp(hosts);
+            return PathRtts.byClass(hostNames, (source, destination) -> byClass[pathClass(source, destination)]);
+        }
+        finally
+        {
+            teardown.closeDownTo(hosts.get(0));
+        }
+    }
+
+    /**
+     * Every host sends a long flow and many short ones to the next host at once, a few times over, so that the JIT
+     * has compiled the transport's and the switch's paths, per packet and per flow, before the first measured run:
+     * otherwise the scheme that runs first pays for the warm-up.
+     */
+    private void warmUp(final List<HostDaemon> hosts) throws IOException
+    {
+        progress.phase("warming up (" + WARM_UP_ROUNDS + " rounds of a " + WARM_UP_FLOW_BYTES / 1_000_000 +
+            " MB flow and " + WARM_UP_SHORT_FLOWS + " short ones from every host to the next)");
+        for (int round = 0; round < WARM_UP_ROUNDS && !stopped; round++)
+        {
+            final List<CompletableFuture<FlowRecord>> flows = new ArrayList<>();
+            for (int i = 0; i < hosts.size(); i++)
+            {
+                final String next = hostNames.get((i + 1) % hosts.size());
+                flows.add(hosts.get(i).send(next, WARM_UP_FLOW_BYTES));
+                for (int k = 0; k < WARM_UP_SHORT_FLOWS; k++)
+                {
+                    flows.add(hosts.get(i).send(next, WARM_UP_SHORT_FLOW_BYTES));
+                }
+            }
+            try
+            {
+                CompletableFuture.allOf(flows.toArray(CompletableFuture[]::new)).get(WARM_UP_PATIENCE_SEC,
+                    TimeUnit.SECONDS);
+            }
+            catch (final ExecutionException | TimeoutException ex)
+            {
+                throw new IOException("the warm-up flows did not complete in " + WARM_UP_PATIENCE_SEC + " s", ex);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", ex);
+            }
+        }
+    }
+
+    private int pathClass(final int source, final int destination)
+    {
+        final List<HostSpec> hosts = topology.hosts();
+        return hosts.get(source).switchName().equals(hosts.get(destination).switchName()) ? 0 : 1;
+    }
+
+    private void runHostd(final EmulatedFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
+        final Path logPath) throws IOException
+    {
+        final List<WorkloadRunner> runners = new ArrayList<>();
+        for (int i = 0; i < hostNames.size(); i++)
+        {
+            runners.add(new WorkloadRunner(scheme, new PrintStream(OutputStream.nullOutputStream())));
+        }
+        final List<HostDaemon> hosts = startHosts(fabric, scheme, rtts.maxNs());
+        final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
+        try (FctLogWriter log = new FctLogWriter(logPath))
+        {
+            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
+            final List<Callable<Long>> work = new ArrayList<>();
+            for (int i = 0; i < hosts.size(); i++)
+            {
+                final HostDaemon host = hosts.get(i);
+                final WorkloadRunner runner = runners.get(i);
+                work.add(() -> runner.run(host, trace, log, settings.graceNs(), originNs));
+            }
+            runAll(work, () -> runners.stream().mapToLong(WorkloadRunner::finishedFlows).sum());
+            teardown.closeDownTo(hosts.get(0));
+            for (int i = 0; i < hosts.size(); i++)
+            {
+                runners.get(i).drain(hosts.get(i), log);
+            }
+        }
+        finally
+        {
+            teardown.closeDownTo(hosts.get(0));
+            teardown.closeDownTo(stopRunners);
+        }
+    }
+
+    private void runTcp(final EmulatedFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath)
+        throws IOException
+    {
+        final long rtoMinUs = (settings.tcpRtoMinNs() > 0 ? settings.tcpRtoMinNs() :
+            Math.max(MIN_TCP_RTO_MIN_NS, 3 * rtts.maxNs())) / 1_000;
+        allowCongestionControl(settings.congestionControl());
+        final List<InetAddress> addresses = new ArrayList<>();
+        for (final HostSpec host : topology.hosts())
+        {
+            addresses.add(InetAddress.getByName(host.ipText()));
+        }
+        for (final String name : hostNames)
+        {
+            final String namespace = fabric.namespace(name);
+            Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_rto_min_us=" + rtoMinUs);
+            Commands.inNamespace(namespace, "sysctl", "-qw",
+                "net.ipv4.tcp_congestion_control=" + settings.congestionControl());
+        }
+        tcpSettings = TcpReplay.settings(settings.congestionControl(), rtoMinUs, TCP_POOL);
+        final List<ExecutorService> threads = new ArrayList<>();
+        final List<TcpReplay> replays = new ArrayList<>();
+        final AutoCloseable first = teardown.add(() -> threads.forEach(ExecutorService::shutdownNow));
+        try (FctLogWriter log = new FctLogWriter(logPath))
+        {
+            for (int i = 0; i < hostNames.size(); i++)
+            {
+                final int self = i;
+                final String namespace = fabric.namespace(hostNames.get(i));
+                final ExecutorService thread = Executors.newSingleThreadExecutor(runnable ->
+                {
+                    final Thread t = new Thread(runnable, "experiment-tcp-" + hostNames.get(self));
+                    t.setDaemon(true);
+                    return t;
+                });
+                threads.add(thread);
+                replays.add(teardown.add(get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
+            }
+            final List<Future<?>> connected = new ArrayList<>();
+            for (int i = 0; i < replays.size(); i++)
+            {
+                final TcpReplay replay = replays.get(i);
+                connected.add(threads.get(i).submit(() ->
+                {
+                    replay.connect(TCP_POOL);
+                    return null;
+                }));
+            }
+            for (final Future<?> future : connected)
+            {
+                get(future);
+            }
+            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
+            final List<Callable<Long>> work = new ArrayList<>();
+            for (final TcpReplay replay : replays)
+            {
+                work.add(() -> (long)replay.replay(trace, hostNames, log, settings.graceNs(), originNs));
+            }
+            runAll(work, () -> replays.stream().mapToLong(TcpReplay::completedFlows).sum());
+        }
+        finally
+        {
+            teardown.closeDownTo(first);
+        }
+    }
+
+    /**
+     * Let a child namespace choose the baseline's congestion control: the host's list of allowed algorithms is
+     * extended for the rest of the run if it lacks it, and put back at teardown.
+     */
+    private void allowCongestionControl(final String congestionControl) throws IOException
+    {
+        final String allowed = Files.readString(Path.of(ALLOWED_CC)).trim();
+        if (List.of(allowed.split("\\s+")).contains(congestionControl))
+        {
+            return;
+        }
+        Commands.run("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed + " " + congestionControl);
+        out.printf(Locale.ROOT, "pfabric experiment: allowed %s in network namespaces for this run " +
+            "(net.ipv4.tcp_allowed_congestion_control was '%s'; put back at the end)%n", congestionControl, allowed);
+        teardown.add(() -> Commands.run("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed));
+    }
+
+    /**
+     * Run one task per host at once and wait for all, reporting flows finished so far to the progress bar.
+     */
+    private void runAll(final List<Callable<Long>> work, final LongSupplier finished) throws IOException
+    {
+        final ExecutorService threads = Executors.newFixedThreadPool(work.size(), runnable ->
+        {
+            final Thread thread = new Thread(runnable, "experiment-host");
+            thread.setDaemon(true);
+            return thread;
+        });
+        final long before = progress.done();
+        progress.tracking(() -> before + finished.getAsLong());
+        try
+        {
+            final List<Future<Long>> futures = new ArrayList<>();
+            for (final Callable<Long> task : work)
+            {
+                futures.add(threads.submit(task));
+            }
+            for (final Future<Long> future : futures)
+            {
+                get(future);
+            }
+        }
+        finally
+        {
+            progress.tracking(() -> before + settings.flows());
+            threads.shutdownNow();
+        }
+    }
+
+    private static <T> T get(final Future<T> future) throws IOException
+    {
+        try
+        {
+            return future.get();
+        }
+        catch (final ExecutionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            if (cause instanceof IOException io)
+            {
+                throw io;
+            }
+            throw new IOException(String.valueOf(cause.getMessage()), cause);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", ex);
+        }
+    }
+
+    private void ideal(final double load, final List<WorkloadTrace.FlowSpec> trace) throws IOException
+    {
+        new IdealScheduler(settings.rateBitsPerSec(), rtts).writeFctLog(trace, hostNames,
+            settings.out().resolve("fct-ideal-" + ExperimentSettings.loadLabel(load) + ".csv"));
+    }
+}

@@ -1,0 +1,88 @@
+package io.pfabric.experiment;
+
+import io.pfabric.analysis.FctAnalysis;
+import io.pfabric.analysis.ResultsTable;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.dataplane.queue.DisciplineKind;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * The results directory's {@code README.md}: the command, the settings, the table and the plot.
+ */
+public final class ExperimentReport
+{
+    private ExperimentReport()
+    {
+    }
+
+    /**
+     * Write the README.
+     *
+     * @param settings what ran.
+     * @param outcome  what came out.
+     * @param wallSec  how long it took.
+     * @param file     where to write.
+     * @throws IOException if it cannot be written.
+     */
+    public static void write(final ExperimentSettings settings, final Experiment.Outcome outcome, final long wallSec,
+        final Path file) throws IOException
+    {
+        final StringBuilder md = new StringBuilder();
+        md.append("# pfabric experiment: ").append(settings.workload()).append(" on ")
+            .append(settings.topologySpec()).append(" at ").append(Rates.format(settings.rateBitsPerSec()))
+            .append("\n\n");
+        md.append("Run ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(String.format(Locale.ROOT,
+            " in %d min %02d s with:\n\n", wallSec / 60, wallSec % 60));
+        md.append("```sh\n").append(settings.commandLine()).append("\n```\n\n");
+        md.append("## Settings\n\n");
+        md.append("- Fabric: `").append(settings.topologySpec()).append("` ")
+            .append(switch (settings.testbed())
+            {
+                case "mininet" -> "built by Mininet (a switchd process per switch)";
+                case "loopback" -> "on loopback, no privilege: VXLAN-over-UDP switch ports, hosts' frames in the " +
+                    "tunnels, switchd in the experiment's process";
+                default -> "in network namespaces (every switchd in the experiment's process)";
+            })
+            .append(", every link ").append(Rates.format(settings.rateBitsPerSec()))
+            .append("; hosts run hostd's transport (pfabric, linerate, droptail) or kernel TCP (tcp).\n");
+        md.append(String.format(Locale.ROOT, "- Queues: pfabric and linerate on pFabric queues of %,d B per port; " +
+            "tcp and droptail (hostd's transport, priorities ignored by the switch) on drop-tail queues of %,d B.%n", DisciplineKind.PFABRIC.defaultCapacityLength(),
+            DisciplineKind.DROPTAIL.defaultCapacityLength()));
+        md.append(String.format(Locale.ROOT, "- Workload: %s, loads %s, %,d flows per load, seed %d; the same " +
+            "trace (`trace-LOAD.csv`) for every scheme and for Ideal.%n", settings.workload(),
+            settings.loads().stream().map(ExperimentSettings::loadLabel).toList(), settings.flows(),
+            settings.seed()));
+        md.append(String.format(Locale.ROOT, "- Base RTT (best of 20 one-segment flows on the idle fabric, per " +
+            "class of path, `base-rtt.csv`): largest %.1f us. Normalized FCT = FCT / (base RTT + (segments - 1) x " +
+            "packet time at the access rate).%n", outcome.rtts().maxNs() / 1e3));
+        md.append("- hostd (pfabric, linerate): ").append(outcome.transportSettings()).append(".\n");
+        if (null != outcome.tcpSettings())
+        {
+            md.append("- TCP baseline: ").append(outcome.tcpSettings()).append(".\n");
+        }
+        md.append("\n## Normalized FCT\n\n");
+        md.append("| scheme | load | bin | count | incomplete | mean | p50 | p99 |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+        for (final ResultsTable.Line line : outcome.lines())
+        {
+            final FctAnalysis.Summary s = line.summary();
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %.3f | %.3f | %.3f |%n", line.scheme(),
+                line.load(), line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99()));
+        }
+        md.append("\n![normalized FCT against load](fct-vs-load.png)\n\n");
+        md.append("## Files\n\n");
+        md.append("- `fct-SCHEME-LOAD.csv`: every flow (`flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts," +
+            "retransmitted_bytes,scheme`); an empty `end_ns` is a flow that never completed.\n");
+        md.append("- `summary.csv`: the table above (`").append(ResultsTable.CSV_HEADER).append("`).\n");
+        md.append("- Recompute it: `./pfabric analyze ").append(settings.out()).append(" --rate ")
+            .append(Rates.format(settings.rateBitsPerSec())).append("`.\n");
+        Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,109 @@
+package io.pfabric.experiment;
+
+import io.pfabric.common.topology.Topology;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What an experiment runs.
+ *
+ * @param testbed           netns, mininet or loopback.
+ * @param topologySpec      as given, e.g. {@code star:4}.
+ * @param topology          the fabric.
+ * @param rateBitsPerSec    every link's rate.
+ * @param workload          websearch, datamining or a CDF file.
+ * @param loads             offered loads on the access links, each in (0, 1).
+ * @param schemes           emulated schemes in order, each of {@link #SCHEMES} (droptail: hostd's transport over
+ *                          drop-tail queues); Ideal is always computed.
+ * @param flows             flows per load.
+ * @param seed              of every trace.
+ * @param out               the results directory.
+ * @param congestionControl the kernel TCP baseline's congestion control.
+ * @param tcpRtoMinNs       the baseline's minimum RTO, or 0 for three times the largest measured base RTT.
+ * @param graceNs           how long to wait for flows still in flight after the last one started.
+ * @param commandLine       the command that ran the experiment, for its README.
+ */
+public record ExperimentSettings(
+    String testbed,
+    String topologySpec,
+    Topology topology,
+    long rateBitsPerSec,
+    String workload,
+    List<Double> loads,
+    List<String> schemes,
+    long flows,
+    long seed,
+    Path out,
+    String congestionControl,
+    long tcpRtoMinNs,
+    long graceNs,
+    String commandLine)
+{
+    /**
+     * The schemes an emulated experiment runs.
+     */
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "droptail");
+
+    /**
+     * Checks every field.
+     */
+    public ExperimentSettings
+    {
+        if (!List.of("netns", "mininet", "loopback").contains(testbed))
+        {
+            throw new IllegalArgumentException("the testbed must be netns, mininet or loopback, not '" + testbed +
+                "'");
+        }
+        loads = List.copyOf(loads);
+        schemes = List.copyOf(schemes);
+        if (loads.isEmpty() || schemes.isEmpty())
+        {
+            throw new IllegalArgumentException("give at least one load and one scheme");
+        }
+        for (final double load : loads)
+        {
+            if (!(load > 0 && load < 1))
+            {
+                throw new IllegalArgumentException("every load must be between 0 and 1 (exclusive), not " + load);
+            }
+        }
+        for (final String scheme : schemes)
+        {
+            if (!SCHEMES.contains(scheme))
+            {
+                throw new IllegalArgumentException("scheme '" + scheme + "' is not one of " + SCHEMES +
+                    " (Ideal is always computed)");
+            }
+        }
+        if ("loopback".equals(testbed) && schemes.contains("tcp"))
+        {
+            throw new IllegalArgumentException("kernel TCP cannot be routed through a switch on loopback: on the " +
+                "loopback testbed use droptail (hostd's transport over drop-tail queues) as the baseline");
+        }
+        if (rateBitsPerSec <= 0)
+        {
+            throw new IllegalArgumentException("the rate must be positive");
+        }
+        if (flows < 1)
+        {
+            throw new IllegalArgumentException("--flows must be at least 1");
+        }
+        if (topology.hosts().size() < 2)
+        {
+            throw new IllegalArgumentException("an experiment needs at least 2 hosts");
+        }
+    }
+
+    /**
+     * A load as it appears in file names and tables: {@code 0.6}, not {@code 0.60}.
+     *
+     * @param load the load.
+     * @return the label.
+     */
+    public static String loadLabel(final double load)
+    {
+        return BigDecimal.valueOf(load).stripTrailingZeros().toPlainString();
+    }
+}

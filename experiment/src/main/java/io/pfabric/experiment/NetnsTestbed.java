@@ -1,0 +1,74 @@
+package io.pfabric.experiment;
+
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.Topology;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.testbed.FabricRunner;
+import io.pfabric.testbed.NetnsFabric;
+
+import java.io.IOException;
+
+/**
+ * Fabrics of network namespaces on this machine, with every switch of the topology run in this process.
+ */
+final class NetnsTestbed implements EmulatedFabric.Testbed
+{
+    private final Topology topology;
+    private final String prefix;
+
+    /**
+     * A testbed.
+     *
+     * @param topology the fabric.
+     * @param prefix   of its namespace names.
+     */
+    NetnsTestbed(final Topology topology, final String prefix)
+    {
+        this.topology = topology;
+        this.prefix = prefix;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public EmulatedFabric up(final DisciplineKind discipline) throws IOException
+    {
+        final NetnsFabric fabric = NetnsFabric.build(topology, prefix);
+        final FabricRunner switches;
+        try
+        {
+            switches = FabricRunner.start(fabric,
+                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength()));
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            fabric.close();
+            throw new IOException("switchd: " + ex.getMessage(), ex);
+        }
+        return new EmulatedFabric()
+        {
+            public String namespace(final String host)
+            {
+                return fabric.namespace(host);
+            }
+
+            public FabricRunner switches()
+            {
+                return switches;
+            }
+
+            public void close() throws IOException
+            {
+                try
+                {
+                    switches.close();
+                }
+                finally
+                {
+                    fabric.close();
+                }
+            }
+        };
+    }
+}

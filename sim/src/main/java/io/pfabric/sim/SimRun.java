@@ -1,0 +1,137 @@
+package io.pfabric.sim;
+
+import io.pfabric.analysis.IdealScheduler;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.WorkloadTrace;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One scheme over one trace in the simulator (or, for {@code ideal}, the flow-level Ideal scheduler on the same
+ * fabric's base RTTs), written as the FCT log the emulated experiments write.
+ */
+public final class SimRun
+{
+    /**
+     * Schemes the simulator runs.
+     */
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal");
+
+    /**
+     * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
+     */
+    public static final long BASELINE_BUFFER_LENGTH = 225_000;
+
+    private static final long LIMIT_NS = 3_600_000_000_000L;
+
+    /**
+     * What a run did.
+     *
+     * @param flows      flows in the trace.
+     * @param incomplete flows that did not complete.
+     * @param events     simulator events processed (0 for ideal).
+     * @param virtualNs  virtual time at the end.
+     * @param wallNs     wall time the run took.
+     * @param dropped    packets dropped by switch queues.
+     */
+    public record Outcome(int flows, int incomplete, long events, long virtualNs, long wallNs, long dropped)
+    {
+        /**
+         * Events per second of wall time.
+         *
+         * @return the rate.
+         */
+        public double eventsPerSecond()
+        {
+            return events * 1e9 / Math.max(1, wallNs);
+        }
+    }
+
+    private SimRun()
+    {
+    }
+
+    /**
+     * Host names of a fabric, h1 to hN.
+     *
+     * @param fabric the fabric.
+     * @return the names by index.
+     */
+    public static List<String> hostNames(final SimFabric fabric)
+    {
+        final List<String> names = new ArrayList<>(fabric.hosts());
+        for (int h = 1; h <= fabric.hosts(); h++)
+        {
+            names.add("h" + h);
+        }
+        return names;
+    }
+
+    /**
+     * Run a scheme over a trace and write its FCT log.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
+        final long seed, final Path log, final PrintStream progress) throws IOException
+    {
+        final List<String> names = hostNames(fabric);
+        final long startNs = System.nanoTime();
+        if ("ideal".equals(scheme))
+        {
+            new IdealScheduler(fabric.edgeRateBitsPerSec(), fabric::baseRttNs, SimFabric.segmentWireLength())
+                .writeFctLog(trace, names, log);
+            return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs, 0);
+        }
+        final Simulator simulator = switch (scheme)
+        {
+            case "pfabric" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
+                Simulator.Scheme.PFABRIC, TransportConfiguration.PAPER, seed);
+            case "linerate" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
+                Simulator.Scheme.LINERATE, TransportConfiguration.PAPER.withLineRate(), seed);
+            case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
+                TransportConfiguration.PAPER, seed);
+            case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
+                TransportConfiguration.PAPER, seed);
+            default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
+        };
+        final Simulator.Result result = simulator.run(trace, LIMIT_NS,
+            (completed, total, virtualNs, events, deliveredBytes, totalBytes) ->
+            {
+                final double elapsedSec = (System.nanoTime() - startNs) / 1e9;
+                final double done = Math.min(1.0, (double)deliveredBytes / Math.max(1, totalBytes));
+                progress.printf(Locale.ROOT, "sim %s: %,d of %,d flows, %.1f%% of bytes delivered, %.3f s virtual, " +
+                    "%,d events, %.0f s elapsed, ~%.0f s left%n", scheme, completed, total, 100 * done,
+                    virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
+            });
+        int incomplete = 0;
+        try (FctLogWriter writer = new FctLogWriter(log))
+        {
+            for (int i = 0; i < trace.size(); i++)
+            {
+                final WorkloadTrace.FlowSpec flow = trace.get(i);
+                final FlowRecord record = result.records()[i];
+                incomplete += null == record ? 1 : 0;
+                writer.append(flow.flowIndex(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
+                    flow.sizeBytes(), flow.startNs(), null == record ? -1 : record.endNs(),
+                    null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), scheme);
+            }
+        }
+        return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
+            result.droppedPackets());
+    }
+}

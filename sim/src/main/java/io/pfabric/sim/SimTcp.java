@@ -1,0 +1,468 @@
+package io.pfabric.sim;
+
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.transport.FlowRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The simulator's baselines, modelled in the simulator only: TCP NewReno with SACK as the pFabric paper's ns-2
+ * scripts ran it (initial window 12 segments, cap 149, minimum and initial RTO 200 us doubling on each timeout, an ACK
+ * per segment, fast retransmit after max(3, 0.75 x cwnd) duplicate ACKs so that per-packet spraying's reordering
+ * does not trigger it, the SACK scoreboard kept across a timeout), and DCTCP on top (ECN-capable segments, the
+ * receiver echoing each segment's CE mark, alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd
+ * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4
+ * and TCP headers; ACKs are 54 bytes plus 4 and 8 per SACK block.
+ */
+final class SimTcp implements Simulator.Endpoint, PacketIo.InboundHandler
+{
+    static final int SEGMENT_LENGTH = 1_460;
+    static final int HEADER_LENGTH = 20;
+    static final int INITIAL_WINDOW = 12;
+    static final int MAX_WINDOW = 149;
+    static final long MIN_RTO_NS = 200_000;
+    static final long MAX_RTO_NS = 2_000_000_000L;
+    static final double DCTCP_G = 1.0 / 16;
+
+    private static final int TYPE_DATA = 1;
+    private static final int TYPE_ACK = 2;
+    private static final int FLAG_ECE = 1;
+    private static final int MAX_SACK_BLOCKS = 3;
+    private static final int TYPE_OFFSET = 0;
+    private static final int FLAGS_OFFSET = 1;
+    private static final int SACK_COUNT_OFFSET = 2;
+    private static final int FLOW_OFFSET = 4;
+    private static final int SEQUENCE_OFFSET = 12;
+    private static final int SEGMENTS_OFFSET = 16;
+    private static final int SACK_OFFSET = HEADER_LENGTH;
+
+    private final int localHost;
+    private final boolean dctcp;
+    private final PacketIo io;
+    private final NanoClock clock;
+    private final List<Sender> senders = new ArrayList<>();
+    private final Long2ObjectHashMap<Sender> sendersByFlow = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Receiver> receivers = new Long2ObjectHashMap<>();
+    private final LongHashSet finishedReceives = new LongHashSet();
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[HEADER_LENGTH + 8 * MAX_SACK_BLOCKS + SEGMENT_LENGTH]);
+    private final int[] sackStarts = new int[MAX_SACK_BLOCKS];
+    private final int[] sackEnds = new int[MAX_SACK_BLOCKS];
+    private long nowNs;
+    private int flowCounter;
+
+    SimTcp(final int localHost, final boolean dctcp, final PacketIo io, final NanoClock clock)
+    {
+        this.localHost = localHost;
+        this.dctcp = dctcp;
+        this.io = io;
+        this.clock = clock;
+    }
+
+    /**
+     * Whether the segments this endpoint sends are ECN-capable (DCTCP).
+     *
+     * @return true for DCTCP.
+     */
+    boolean ecnCapable()
+    {
+        return dctcp;
+    }
+
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+    {
+        nowNs = clock.nanoTime();
+        final Sender sender = new Sender(((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL), destinationHost,
+            sizeBytes, nowNs);
+        senders.add(sender);
+        sendersByFlow.put(sender.flowKey, sender);
+        return sender.future;
+    }
+
+    public int poll()
+    {
+        nowNs = clock.nanoTime();
+        int work = io.poll(this, Integer.MAX_VALUE);
+        for (int i = 0; i < senders.size(); i++)
+        {
+            final Sender sender = senders.get(i);
+            if (sender.rtoDeadlineNs <= nowNs)
+            {
+                sender.onTimeout();
+                work++;
+            }
+            work += sender.transmit();
+        }
+        for (int i = senders.size() - 1; i >= 0; i--)
+        {
+            if (senders.get(i).future.isDone())
+            {
+                sendersByFlow.remove(senders.get(i).flowKey);
+                senders.set(i, senders.get(senders.size() - 1));
+                senders.remove(senders.size() - 1);
+            }
+        }
+        return work;
+    }
+
+    public long nextDeadlineNs()
+    {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < senders.size(); i++)
+        {
+            next = Math.min(next, senders.get(i).rtoDeadlineNs);
+        }
+        return next;
+    }
+
+    /**
+     * Payload bytes a packet of this model carries: a data segment's, 0 for an ACK.
+     *
+     * @param buffer holding the packet.
+     * @param offset of the packet's header.
+     * @param length of the packet.
+     * @return bytes.
+     */
+    static int payloadLength(final DirectBuffer buffer, final int offset, final int length)
+    {
+        return TYPE_DATA == buffer.getByte(offset + TYPE_OFFSET) ? length - HEADER_LENGTH : 0;
+    }
+
+    public void onPacket(final int sourceHost, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final int type = buffer.getByte(offset + TYPE_OFFSET);
+        final long flowKey = buffer.getLong(offset + FLOW_OFFSET, ByteOrder.BIG_ENDIAN);
+        if (TYPE_DATA == type)
+        {
+            final boolean congestion = Ipv4Flyweight.ECN_CE ==
+                (buffer.getByte(offset - Ipv4Flyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET) & 0x3);
+            onData(sourceHost, flowKey, buffer.getInt(offset + SEQUENCE_OFFSET, ByteOrder.BIG_ENDIAN),
+                buffer.getInt(offset + SEGMENTS_OFFSET, ByteOrder.BIG_ENDIAN), congestion);
+        }
+        else if (TYPE_ACK == type)
+        {
+            final Sender sender = sendersByFlow.get(flowKey);
+            if (null == sender || sender.future.isDone())
+            {
+                return;
+            }
+            final int sackCount = buffer.getByte(offset + SACK_COUNT_OFFSET);
+            for (int i = 0; i < sackCount; i++)
+            {
+                sender.sacked.set(buffer.getInt(offset + SACK_OFFSET + 8 * i, ByteOrder.BIG_ENDIAN),
+                    buffer.getInt(offset + SACK_OFFSET + 8 * i + 4, ByteOrder.BIG_ENDIAN));
+            }
+            sender.onAck(buffer.getInt(offset + SEQUENCE_OFFSET, ByteOrder.BIG_ENDIAN),
+                0 != (buffer.getByte(offset + FLAGS_OFFSET) & FLAG_ECE));
+        }
+    }
+
+    private void onData(final int sourceHost, final long flowKey, final int sequence, final int segments,
+        final boolean congestion)
+    {
+        int cumulative = segments;
+        int blocks = 0;
+        if (!finishedReceives.contains(flowKey))
+        {
+            Receiver receiver = receivers.get(flowKey);
+            if (null == receiver)
+            {
+                receiver = new Receiver(segments);
+                receivers.put(flowKey, receiver);
+            }
+            receiver.received.set(sequence);
+            while (receiver.next < segments && receiver.received.get(receiver.next))
+            {
+                receiver.next++;
+            }
+            cumulative = receiver.next;
+            if (cumulative == segments)
+            {
+                receivers.remove(flowKey);
+                finishedReceives.add(flowKey);
+            }
+            else
+            {
+                int from = receiver.received.nextSetBit(cumulative);
+                while (from >= 0 && blocks < MAX_SACK_BLOCKS)
+                {
+                    final int to = receiver.received.nextClearBit(from);
+                    sackStarts[blocks] = from;
+                    sackEnds[blocks] = to;
+                    blocks++;
+                    from = receiver.received.nextSetBit(to);
+                }
+            }
+        }
+        out.putByte(TYPE_OFFSET, (byte)TYPE_ACK);
+        out.putByte(FLAGS_OFFSET, (byte)(congestion ? FLAG_ECE : 0));
+        out.putByte(SACK_COUNT_OFFSET, (byte)blocks);
+        out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
+        out.putInt(SEQUENCE_OFFSET, cumulative, ByteOrder.BIG_ENDIAN);
+        out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
+        for (int i = 0; i < blocks; i++)
+        {
+            out.putInt(SACK_OFFSET + 8 * i, sackStarts[i], ByteOrder.BIG_ENDIAN);
+            out.putInt(SACK_OFFSET + 8 * i + 4, sackEnds[i], ByteOrder.BIG_ENDIAN);
+        }
+        io.send(sourceHost, out, 0, HEADER_LENGTH + (blocks > 0 ? 4 + 8 * blocks : 0));
+    }
+
+    private static final class Receiver
+    {
+        private final BitSet received;
+        private int next;
+
+        Receiver(final int segments)
+        {
+            received = new BitSet(segments);
+        }
+    }
+
+    private final class Sender
+    {
+        private final long flowKey;
+        private final int destination;
+        private final long sizeBytes;
+        private final int segments;
+        private final long startNs;
+        private final CompletableFuture<FlowRecord> future = new CompletableFuture<>();
+        private final BitSet sacked = new BitSet();
+        private double cwnd = INITIAL_WINDOW;
+        private double ssthresh = MAX_WINDOW;
+        private int una;
+        private int next;
+        private int dupAcks;
+        private boolean recovering;
+        private int recover;
+        private int retransmitNext;
+        private long rtoNs = MIN_RTO_NS;
+        private long rtoDeadlineNs = Long.MAX_VALUE;
+        private double srttNs;
+        private double rttVarNs;
+        private int timedSegment = -1;
+        private long timedSentNs;
+        private double alpha;
+        private long windowAcked;
+        private long windowMarked;
+        private int windowEnd;
+        private int timeouts;
+        private long retransmittedBytes;
+
+        Sender(final long flowKey, final int destination, final long sizeBytes, final long startNs)
+        {
+            this.flowKey = flowKey;
+            this.destination = destination;
+            this.sizeBytes = sizeBytes;
+            this.segments = (int)Math.max(1, (sizeBytes + SEGMENT_LENGTH - 1) / SEGMENT_LENGTH);
+            this.startNs = startNs;
+        }
+
+        private int segmentLength(final int segment)
+        {
+            return segment == segments - 1 ? (int)(sizeBytes - (long)(segments - 1) * SEGMENT_LENGTH) :
+                SEGMENT_LENGTH;
+        }
+
+        private int pipe()
+        {
+            int sackedOutstanding = 0;
+            for (int s = sacked.nextSetBit(una); s >= 0 && s < next; s = sacked.nextSetBit(s + 1))
+            {
+                sackedOutstanding++;
+            }
+            final int outstanding = next - una - sackedOutstanding;
+            if (!recovering)
+            {
+                return outstanding;
+            }
+            final int highestSacked = sacked.length();
+            int lost = 0;
+            for (int s = sacked.nextClearBit(retransmitNext); s < Math.min(highestSacked, next);
+                s = sacked.nextClearBit(s + 1))
+            {
+                lost++;
+            }
+            return outstanding - lost;
+        }
+
+        int transmit()
+        {
+            int sent = 0;
+            while (pipe() < (int)cwnd)
+            {
+                final int segment;
+                if (recovering && sacked.nextClearBit(retransmitNext) < Math.min(sacked.length(), next))
+                {
+                    segment = sacked.nextClearBit(retransmitNext);
+                    retransmitNext = segment + 1;
+                    retransmittedBytes += segmentLength(segment);
+                    timedSegment = -1;
+                }
+                else
+                {
+                    while (next < segments && sacked.get(next))
+                    {
+                        next++;
+                    }
+                    if (next >= segments)
+                    {
+                        break;
+                    }
+                    segment = next++;
+                    if (timedSegment < 0)
+                    {
+                        timedSegment = segment;
+                        timedSentNs = nowNs;
+                    }
+                }
+                sendSegment(segment);
+                sent++;
+            }
+            return sent;
+        }
+
+        private void sendSegment(final int segment)
+        {
+            out.putByte(TYPE_OFFSET, (byte)TYPE_DATA);
+            out.putByte(FLAGS_OFFSET, (byte)0);
+            out.putByte(SACK_COUNT_OFFSET, (byte)0);
+            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEQUENCE_OFFSET, segment, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
+            io.send(destination, out, 0, HEADER_LENGTH + segmentLength(segment));
+            if (Long.MAX_VALUE == rtoDeadlineNs)
+            {
+                rtoDeadlineNs = nowNs + rtoNs;
+            }
+        }
+
+        void onAck(final int cumulative, final boolean echo)
+        {
+            if (cumulative > una)
+            {
+                final int newly = cumulative - una;
+                if (dctcp)
+                {
+                    windowAcked += newly;
+                    windowMarked += echo ? newly : 0;
+                }
+                if (timedSegment >= 0 && cumulative > timedSegment)
+                {
+                    sampleRtt(nowNs - timedSentNs);
+                    timedSegment = -1;
+                }
+                una = cumulative;
+                next = Math.max(next, una);
+                retransmitNext = Math.max(retransmitNext, una);
+                dupAcks = 0;
+                if (recovering)
+                {
+                    if (una >= recover)
+                    {
+                        recovering = false;
+                        cwnd = ssthresh;
+                    }
+                }
+                else
+                {
+                    cwnd += cwnd < ssthresh ? newly : (double)newly / cwnd;
+                }
+                cwnd = Math.min(cwnd, MAX_WINDOW);
+                if (dctcp && una >= windowEnd)
+                {
+                    endDctcpWindow();
+                }
+                if (una >= segments)
+                {
+                    rtoDeadlineNs = Long.MAX_VALUE;
+                    future.complete(new FlowRecord(flowKey, localHost, destination, sizeBytes, startNs, nowNs,
+                        timeouts, retransmittedBytes));
+                    return;
+                }
+                rtoDeadlineNs = nowNs + rtoNs;
+            }
+            else if (cumulative == una && next > una)
+            {
+                if (dctcp && echo)
+                {
+                    windowMarked++;
+                }
+                dupAcks++;
+                if (!recovering && dupAcks >= Math.max(3, (int)(0.75 * cwnd)))
+                {
+                    recovering = true;
+                    recover = next;
+                    ssthresh = Math.max(cwnd / 2, 2);
+                    cwnd = ssthresh;
+                    retransmitNext = una;
+                }
+            }
+        }
+
+        private void endDctcpWindow()
+        {
+            if (windowAcked > 0)
+            {
+                final double fraction = Math.min(1.0, (double)windowMarked / windowAcked);
+                alpha = (1 - DCTCP_G) * alpha + DCTCP_G * fraction;
+                if (windowMarked > 0)
+                {
+                    cwnd = Math.max(1, cwnd * (1 - alpha / 2));
+                    ssthresh = Math.max(2, cwnd);
+                }
+            }
+            windowAcked = 0;
+            windowMarked = 0;
+            windowEnd = next;
+        }
+
+        private void sampleRtt(final long rttNs)
+        {
+            if (0 == srttNs)
+            {
+                srttNs = rttNs;
+                rttVarNs = rttNs / 2.0;
+            }
+            else
+            {
+                rttVarNs = 0.75 * rttVarNs + 0.25 * Math.abs(srttNs - rttNs);
+                srttNs = 0.875 * srttNs + 0.125 * rttNs;
+            }
+            rtoNs = Math.min(MAX_RTO_NS, Math.max(MIN_RTO_NS, (long)(srttNs + 4 * rttVarNs)));
+        }
+
+        void onTimeout()
+        {
+            timeouts++;
+            ssthresh = Math.max(cwnd / 2, 2);
+            cwnd = 1;
+            recovering = false;
+            dupAcks = 0;
+            next = una;
+            retransmitNext = una;
+            timedSegment = -1;
+            rtoNs = Math.min(MAX_RTO_NS, rtoNs * 2);
+            rtoDeadlineNs = nowNs + rtoNs;
+            while (next < segments && sacked.get(next))
+            {
+                next++;
+            }
+            if (next < segments)
+            {
+                retransmittedBytes += segmentLength(next);
+                sendSegment(next);
+                next++;
+            }
+        }
+    }
+}

@@ -1,0 +1,1066 @@
+package io.pfabric.sim;
+
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.transport.Admission;
+import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.HostTransport;
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueDiscipline;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
+ * code: every host is hostd's {@link HostTransport} (its window, timeouts, SACK, probe mode, SRPT scheduler and NIC
+ * pacer) on a virtual clock, and every switch port is switchd's {@link QueueDiscipline} drained at its line rate by
+ * switchd's {@link EgressPacer}. Links are store-and-forward with a rate and a one-way delay; a leaf sprays each
+ * packet for another leaf over a uniformly random spine (seeded, so a run is deterministic).
+ * <p>
+ * A packet on the wire is what hostd's raw IPv4 mode sends: Ethernet and IPv4 headers (34 bytes), the pFabric
+ * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
+ * segment takes 1,550 bytes of wire time. In the buffer the Ethernet and IPv4 header bytes hold the simulator's
+ * routing (destination and source host) and the frame's handle in the simulator's pool. A queue stores only the
+ * handle ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long)}), or the Ethernet and IPv4 headers
+ * where it marks ECN, and accounts each frame at its real length, so that a hop costs the same whatever the frame's
+ * length; the pFabric header's priority and flow id are read once, when the host sends the frame.
+ * <p>
+ * A port's end of transmission is an event only when a frame waits for it: the port takes that event's place in the
+ * order of events when its transmission starts, and schedules it there once a frame is queued behind. A frame that
+ * finds its port idle and the queue empty passes through the queue ({@link QueueDiscipline#passThrough(int)}), which
+ * would have buffered it and handed it straight back.
+ */
+public final class Simulator
+{
+    private static final int FLOW_START = 1;
+    private static final int HOST_WAKE = 2;
+    private static final int SWITCH_ARRIVAL = 3;
+    private static final int PORT_FREE = 4;
+    private static final int HOST_ARRIVAL = 5;
+    private static final int QUEUE_SAMPLE = 6;
+    private static final int CONTROL_TICK = 7;
+    private static final int TIER_SAMPLE = 8;
+
+    /**
+     * Bytes before the pFabric header in a simulated frame: Ethernet and IPv4.
+     */
+    public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
+
+    private static final int FRAME_CAPACITY = 2_048;
+
+    private static final int DESTINATION_OFFSET = 0;
+    private static final int SOURCE_OFFSET = 4;
+    private static final int HANDLE_OFFSET = 8;
+    private static final int MAX_POLLS_PER_WAKE = 100_000;
+    private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
+    private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
+
+    /**
+     * What a run produced.
+     *
+     * @param records         each flow's record by its index in the trace, null if it never completed.
+     * @param endNs           virtual time at the end.
+     * @param events          events processed.
+     * @param droppedPackets  packets dropped by switch queues.
+     * @param sentPackets     packets the hosts sent (data, ACKs and probes).
+     * @param receivedPackets packets that reached a host.
+     */
+    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long sentPackets,
+        long receivedPackets)
+    {
+    }
+
+    /**
+     * What runs on a host: hostd's transport, or a modelled baseline.
+     */
+    interface Endpoint
+    {
+        /**
+         * Start a flow.
+         *
+         * @param destinationHost the receiver.
+         * @param sizeBytes       its size.
+         * @return completed with the flow's record when its last byte is acknowledged.
+         */
+        CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes);
+
+        /**
+         * Do what is due at the clock's time.
+         *
+         * @return work done.
+         */
+        int poll();
+
+        /**
+         * When something is next due without new input.
+         *
+         * @return nanoseconds, or {@link Long#MAX_VALUE}.
+         */
+        long nextDeadlineNs();
+    }
+
+    /**
+     * What the hosts run.
+     */
+    public enum Scheme
+    {
+        /**
+         * hostd's transport, windowed, on pFabric queues.
+         */
+        PFABRIC,
+        /**
+         * hostd's transport without a window, on pFabric queues.
+         */
+        LINERATE,
+        /**
+         * Modelled TCP NewReno with SACK on drop-tail queues.
+         */
+        TCP,
+        /**
+         * Modelled DCTCP on ECN-marking queues.
+         */
+        DCTCP,
+        /**
+         * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
+         * {@link SimControl} given with {@link #control(SimControl)}.
+         */
+        CONTROLLED
+    }
+
+    /**
+     * A central controller on virtual time: ticks when it asks to, and gives each host's transport its admission.
+     */
+    public interface SimControl
+    {
+        /**
+         * The admission a host's transport consults; called once per host when the simulator is built.
+         *
+         * @param host      the host's index.
+         * @param transport its transport.
+         * @return the admission.
+         */
+        SimAdmission admission(int host, HostTransport transport);
+
+        /**
+         * Do what is due: take reports, allocate, deliver grants or rates ({@link #wake(int)} the hosts concerned).
+         *
+         * @param nowNs virtual time.
+         * @return when to tick next, or {@link Long#MAX_VALUE}.
+         */
+        long onTick(long nowNs);
+    }
+
+    /**
+     * An {@link Admission} that can say when a held-back transport should look again.
+     */
+    public interface SimAdmission extends Admission
+    {
+        /**
+         * When a destination held back now may next be admitted without a new control message (a token bucket
+         * refilling); {@link Long#MAX_VALUE} if only a control message can do it (the control will wake the host).
+         *
+         * @param nowNs virtual time.
+         * @return nanoseconds.
+         */
+        long nextAdmitNs(long nowNs);
+    }
+
+    /**
+     * The length a data packet is accounted at by queues and pacers, in place of the frame's own length: the
+     * packet-size mix of a scenario whose transport carries fixed-size segments.
+     */
+    @FunctionalInterface
+    public interface PacketSizer
+    {
+        /**
+         * @param flowId      the flow.
+         * @param offsetBytes the segment's offset in the flow.
+         * @return bytes, without FCS, preamble and gap.
+         */
+        int frameLength(long flowId, long offsetBytes);
+    }
+
+    /**
+     * Told of every frame a port starts to transmit.
+     */
+    @FunctionalInterface
+    public interface TransmitObserver
+    {
+        /**
+         * @param switchIndex   as for {@link #queue(int, int)}.
+         * @param port          as for {@link #queue(int, int)}.
+         * @param nowNs         when transmission starts.
+         * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
+         */
+        void onTransmit(int switchIndex, int port, long nowNs, int payloadLength);
+    }
+
+    private final SimFabric fabric;
+    private final Scheme scheme;
+    private final EventQueue events = new EventQueue();
+    private final SplittableRandom random;
+    private final Host[] hosts;
+    private final Switch[] switches;
+    private final PacketPool packets = new PacketPool();
+    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+    private final UnsafeBuffer departing = new UnsafeBuffer(new byte[FRAME_OVERHEAD]);
+    private final boolean storeHeaders;
+    private final int storedOffset;
+    private final int storedLength;
+    private final int handleOffsetInStored;
+    private long currentOrder;
+    private long nowNs;
+    private long processed;
+    private long sentPackets;
+    private long receivedPackets;
+    private long deliveredBytes;
+    private QueueDiscipline sampledQueue;
+    private long samplePeriodNs;
+    private long[] samples = new long[0];
+    private int sampleCount;
+    private SimControl control;
+    private PacketSizer sizer;
+    private TransmitObserver transmitObserver;
+    private long tierPeriodNs;
+    private final double[] tierByteSums = new double[3];
+    private long tierSamples;
+
+    /**
+     * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
+     *
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param configuration every host's transport settings.
+     * @param seed          of the spraying.
+     */
+    public Simulator(final SimFabric fabric, final TransportConfiguration configuration, final long seed)
+    {
+        this(fabric, configuration.lineRate() ? Scheme.LINERATE : Scheme.PFABRIC, configuration, seed);
+    }
+
+    /**
+     * A simulation of a scheme.
+     *
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param scheme        what the hosts run.
+     * @param configuration hostd's settings, for pfabric and linerate.
+     * @param seed          of the spraying.
+     */
+    public Simulator(
+        final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration, final long seed)
+    {
+        this(fabric, scheme, configuration, seed, null, null);
+    }
+
+    /**
+     * A simulation with a central controller, a packet-size mix, or both.
+     *
+     * @param fabric        the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param scheme        what the hosts run; {@link Scheme#CONTROLLED} needs a control.
+     * @param configuration hostd's settings.
+     * @param seed          of the spraying.
+     * @param control       the controller, or null.
+     * @param sizer         the packet-size mix, or null for the frames' own lengths; with one, the transport is
+     *                      unpaced and the host NIC's queue paces it.
+     */
+    public Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
+        final long seed, final SimControl control, final PacketSizer sizer)
+    {
+        if ((Scheme.CONTROLLED == scheme) != (null != control))
+        {
+            throw new IllegalArgumentException("a control goes with the controlled scheme, and only with it");
+        }
+        this.control = control;
+        this.sizer = sizer;
+        this.fabric = fabric;
+        this.scheme = scheme;
+        this.random = new SplittableRandom(seed);
+        final NanoClock clock = () -> nowNs;
+        final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
+        storeHeaders = DisciplineKind.ECN == kind;
+        storedOffset = storeHeaders ? 0 : HANDLE_OFFSET;
+        storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
+        handleOffsetInStored = HANDLE_OFFSET - storedOffset;
+        hosts = new Host[fabric.hosts()];
+        switches = new Switch[fabric.leaves() + fabric.spines() + 1];
+        final Switch nics = new Switch(fabric.hosts());
+        for (int h = 0; h < hosts.length; h++)
+        {
+            hosts[h] = new Host(h, configuration, clock);
+            nics.ports[h] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false,
+                fabric.leafOf(h));
+        }
+        switches[switches.length - 1] = nics;
+        for (int leaf = 0; leaf < fabric.leaves(); leaf++)
+        {
+            final Switch sw = new Switch(fabric.hostsPerLeaf() + fabric.spines());
+            for (int i = 0; i < fabric.hostsPerLeaf(); i++)
+            {
+                sw.ports[i] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
+                    leaf * fabric.hostsPerLeaf() + i);
+            }
+            for (int s = 0; s < fabric.spines(); s++)
+            {
+                sw.ports[fabric.hostsPerLeaf() + s] = new Port(kind, fabric, fabric.coreRateBitsPerSec(),
+                    fabric.coreDelayNs(), false, fabric.leaves() + s);
+            }
+            switches[leaf] = sw;
+        }
+        for (int s = 0; s < fabric.spines(); s++)
+        {
+            final Switch sw = new Switch(fabric.leaves());
+            for (int leaf = 0; leaf < fabric.leaves(); leaf++)
+            {
+                sw.ports[leaf] = new Port(kind, fabric, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
+            }
+            switches[fabric.leaves() + s] = sw;
+        }
+    }
+
+    /**
+     * Record a switch port's queue occupancy every period while the next run lasts.
+     *
+     * @param switchIndex as for {@link #queue(int, int)}.
+     * @param port        as for {@link #queue(int, int)}.
+     * @param periodNs    how often.
+     */
+    public void sampleQueue(final int switchIndex, final int port, final long periodNs)
+    {
+        sampledQueue = queue(switchIndex, port);
+        samplePeriodNs = periodNs;
+        samples = new long[1024];
+        sampleCount = 0;
+    }
+
+    /**
+     * The occupancies recorded since {@link #sampleQueue}, in bytes, oldest first.
+     *
+     * @return the samples.
+     */
+    public long[] queueSamples()
+    {
+        return Arrays.copyOf(samples, sampleCount);
+    }
+
+    /**
+     * Run a trace to the end: every flow completes, or nothing is left to happen, or the virtual time limit passes.
+     *
+     * @param trace   the flows; host indices are the fabric's.
+     * @param limitNs virtual time at which to give up.
+     * @return the records.
+     */
+    public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs)
+    {
+        return run(trace, limitNs, (completed, total, virtualNs, eventCount, deliveredBytes, totalBytes) ->
+        {
+        });
+    }
+
+    /**
+     * Told how a run is going, every few seconds of wall time.
+     */
+    @FunctionalInterface
+    public interface Progress
+    {
+        /**
+         * How far the run is.
+         *
+         * @param completed      flows completed.
+         * @param total          flows in the trace.
+         * @param virtualNs      virtual time.
+         * @param eventCount     events processed.
+         * @param deliveredBytes payload bytes that reached their receivers so far, retransmissions included: wall
+         *                       time grows with bytes carried, so this against the total tells how far the run is
+         *                       better than flows completed (the last flows to complete are the large ones).
+         * @param totalBytes     bytes of all flows in the trace.
+         */
+        void onProgress(int completed, int total, long virtualNs, long eventCount, long deliveredBytes,
+            long totalBytes);
+    }
+
+    /**
+     * {@link #run(List, long)}, reporting progress every five seconds of wall time.
+     *
+     * @param trace    the flows; host indices are the fabric's.
+     * @param limitNs  virtual time at which to give up.
+     * @param progress told how the run is going.
+     * @return the records.
+     */
+    public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
+    {
+        long nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
+        if (null != sampledQueue)
+        {
+            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
+        }
+        if (null != control)
+        {
+            events.schedule(nowNs, CONTROL_TICK, 0, 0);
+        }
+        if (tierPeriodNs > 0)
+        {
+            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
+        }
+        final FlowRecord[] records = new FlowRecord[trace.size()];
+        final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
+        final int[] completed = { 0 };
+        long totalBytes = 0;
+        for (final WorkloadTrace.FlowSpec flow : flows)
+        {
+            totalBytes += flow.sizeBytes();
+            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
+            {
+                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
+            }
+        }
+        final int[] startOrder = byStartTime(flows);
+        final long firstStartOrder = events.reserveOrders(flows.length);
+        int nextStart = 0;
+        if (flows.length > 0)
+        {
+            scheduleStart(flows, startOrder[0], firstStartOrder);
+        }
+        while (!events.isEmpty() && completed[0] < flows.length)
+        {
+            events.poll();
+            if (events.timeNs() > limitNs)
+            {
+                break;
+            }
+            nowNs = events.timeNs();
+            currentOrder = events.order();
+            if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
+            {
+                nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
+                progress.onProgress(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
+            }
+            final int node = events.node();
+            final int arg = events.arg();
+            switch (events.kind())
+            {
+                case FLOW_START ->
+                {
+                    if (++nextStart < flows.length)
+                    {
+                        scheduleStart(flows, startOrder[nextStart], firstStartOrder);
+                    }
+                    final WorkloadTrace.FlowSpec flow = flows[arg];
+                    hosts[node].endpoint.send(flow.destinationHost(), flow.sizeBytes())
+                        .whenComplete((record, error) ->
+                        {
+                            if (null != record)
+                            {
+                                records[arg] = record;
+                                completed[0]++;
+                            }
+                        });
+                    drive(node);
+                }
+                case HOST_WAKE ->
+                {
+                    if (hosts[node].wakeNs == nowNs)
+                    {
+                        hosts[node].wakeNs = Long.MAX_VALUE;
+                        drive(node);
+                    }
+                }
+                case HOST_ARRIVAL ->
+                {
+                    receivedPackets++;
+                    deliveredBytes += packets.payloadLength(arg);
+                    hosts[node].inbox.addInt(arg);
+                    drive(node);
+                }
+                case SWITCH_ARRIVAL -> onSwitchArrival(node, arg);
+                case PORT_FREE -> startTransmission(node, arg);
+                case QUEUE_SAMPLE ->
+                {
+                    if (sampleCount == samples.length)
+                    {
+                        samples = Arrays.copyOf(samples, 2 * sampleCount);
+                    }
+                    samples[sampleCount++] = sampledQueue.byteCount();
+                    events.schedule(nowNs + samplePeriodNs, QUEUE_SAMPLE, 0, 0);
+                }
+                case CONTROL_TICK ->
+                {
+                    final long next = control.onTick(nowNs);
+                    if (Long.MAX_VALUE != next)
+                    {
+                        events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
+                    }
+                }
+                case TIER_SAMPLE ->
+                {
+                    sampleTiers();
+                    events.schedule(nowNs + tierPeriodNs, TIER_SAMPLE, 0, 0);
+                }
+                default -> throw new IllegalStateException("unknown event " + events.kind());
+            }
+        }
+        drainInFlight(limitNs);
+        long dropped = 0;
+        for (final Switch sw : switches)
+        {
+            for (final Port port : sw.ports)
+            {
+                dropped += port.queue.counters().droppedPackets();
+            }
+        }
+        return new Result(records, nowNs, processed, dropped, sentPackets, receivedPackets);
+    }
+
+    /**
+     * Sum every port's queue occupancy by tier every period while the next run lasts: host NICs, leaves, spines.
+     *
+     * @param periodNs how often.
+     */
+    public void sampleTiers(final long periodNs)
+    {
+        tierPeriodNs = periodNs;
+    }
+
+    /**
+     * Mean bytes queued per port of a tier over the samples taken.
+     *
+     * @param tier 0 host NICs, 1 leaf ports, 2 spine ports.
+     * @return bytes.
+     */
+    public double meanTierQueueBytes(final int tier)
+    {
+        final int ports = 0 == tier ? fabric.hosts() : 1 == tier ?
+            fabric.leaves() * (fabric.hostsPerLeaf() + fabric.spines()) : fabric.spines() * fabric.leaves();
+        return 0 == tierSamples || 0 == ports ? 0 : tierByteSums[tier] / tierSamples / ports;
+    }
+
+    /**
+     * Tell an observer of every frame a port starts to transmit.
+     *
+     * @param observer the observer, or null.
+     */
+    public void transmitObserver(final TransmitObserver observer)
+    {
+        transmitObserver = observer;
+    }
+
+    /**
+     * Let a host's transport act now: a control delivered it a grant or a rate.
+     *
+     * @param host the host.
+     */
+    public void wake(final int host)
+    {
+        drive(host);
+    }
+
+    /**
+     * The length the last frame a host sent is accounted at (its packet-size mix length for data): what an
+     * admission told of that frame counts against its bucket.
+     *
+     * @param host the host.
+     * @return bytes, without FCS, preamble and gap.
+     */
+    public int lastFrameLength(final int host)
+    {
+        return hosts[host].lastFrameLength;
+    }
+
+    /**
+     * The fabric simulated.
+     *
+     * @return it.
+     */
+    public SimFabric fabric()
+    {
+        return fabric;
+    }
+
+    private void sampleTiers()
+    {
+        tierSamples++;
+        for (int s = 0; s < switches.length; s++)
+        {
+            final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
+            for (final Port port : switches[s].ports)
+            {
+                tierByteSums[tier] += port.queue.byteCount();
+            }
+        }
+    }
+
+    /**
+     * Flow indices by start time, in the trace's order among equal times (the sort is stable).
+     */
+    private static int[] byStartTime(final WorkloadTrace.FlowSpec[] flows)
+    {
+        final Integer[] indices = new Integer[flows.length];
+        Arrays.setAll(indices, i -> i);
+        Arrays.sort(indices, Comparator.comparingLong(i -> flows[i].startNs()));
+        return Arrays.stream(indices).mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * A flow's start, at the place in the order it had when every start was scheduled before the run: the starts
+     * are scheduled one at a time, so that the event heap holds only what is in flight.
+     */
+    private void scheduleStart(final WorkloadTrace.FlowSpec[] flows, final int index, final long firstStartOrder)
+    {
+        final WorkloadTrace.FlowSpec flow = flows[index];
+        events.schedule(flow.startNs(), firstStartOrder + index, FLOW_START, flow.sourceHost(), index);
+    }
+
+    /**
+     * Once every flow has completed, let the packets still on the wire or in queues (the last ACKs) arrive, so that
+     * every packet sent is accounted for as received or dropped; nothing new starts.
+     */
+    private void drainInFlight(final long limitNs)
+    {
+        while (!events.isEmpty())
+        {
+            events.poll();
+            if (events.timeNs() > limitNs)
+            {
+                return;
+            }
+            nowNs = events.timeNs();
+            currentOrder = events.order();
+            processed++;
+            switch (events.kind())
+            {
+                case HOST_ARRIVAL ->
+                {
+                    receivedPackets++;
+                    packets.release(events.arg());
+                }
+                case SWITCH_ARRIVAL -> onSwitchArrival(events.node(), events.arg());
+                case PORT_FREE -> startTransmission(events.node(), events.arg());
+                default ->
+                {
+                    // Flow starts and host wake-ups: the run is over.
+                }
+            }
+        }
+    }
+
+    /**
+     * Virtual time now.
+     *
+     * @return nanoseconds.
+     */
+    public long nowNs()
+    {
+        return nowNs;
+    }
+
+    /**
+     * A switch port's queue, for counters: leaves first, then spines, then one more holding the hosts' NICs by host
+     * index; a leaf's host ports first, then its uplinks.
+     *
+     * @param switchIndex the switch.
+     * @param port        the port.
+     * @return the queue.
+     */
+    public QueueDiscipline queue(final int switchIndex, final int port)
+    {
+        return switches[switchIndex].ports[port].queue;
+    }
+
+    /**
+     * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a poll
+     * handles a bounded batch, so an overdue deadline means poll again), then wake it at its next deadline.
+     */
+    private void drive(final int host)
+    {
+        final Host h = hosts[host];
+        long next;
+        int polls = 0;
+        while (true)
+        {
+            if (h.endpoint.poll() > 0 && ++polls < MAX_POLLS_PER_WAKE)
+            {
+                continue;
+            }
+            next = h.endpoint.nextDeadlineNs();
+            if (next > nowNs || ++polls >= MAX_POLLS_PER_WAKE)
+            {
+                break;
+            }
+        }
+        if (Long.MAX_VALUE == next)
+        {
+            return;
+        }
+        final long wake = next > nowNs ? next : nowNs + 1;
+        if (wake < h.wakeNs)
+        {
+            h.wakeNs = wake;
+            events.schedule(wake, HOST_WAKE, host, 0);
+        }
+    }
+
+    private void onSwitchArrival(final int switchIndex, final int packet)
+    {
+        final int destination = packets.destination(packet);
+        final int leafOfDestination = fabric.leafOf(destination);
+        final int port;
+        if (switchIndex < fabric.leaves())
+        {
+            final int hint = packets.pathHint(packet);
+            port = switchIndex == leafOfDestination ? destination % fabric.hostsPerLeaf() :
+                fabric.hostsPerLeaf() + (hint >= 0 ? hint % fabric.spines() : random.nextInt(fabric.spines()));
+        }
+        else
+        {
+            port = leafOfDestination;
+        }
+        offer(switchIndex, port, packet);
+    }
+
+    private void offer(final int switchIndex, final int portIndex, final int packet)
+    {
+        final Port port = switches[switchIndex].ports[portIndex];
+        final long freeAtNs = port.freeAtNs;
+        final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
+        if (!busy && port.queue.passThrough(packets.length(packet)))
+        {
+            transmit(switchIndex, portIndex, port, packet, packets.length(packet));
+            return;
+        }
+        port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
+            packets.priority(packet), packets.flowId(packet));
+        if (!busy)
+        {
+            startTransmission(switchIndex, portIndex);
+        }
+        else if (!port.freePending && !port.queue.isEmpty())
+        {
+            port.freePending = true;
+            events.schedule(freeAtNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
+        }
+    }
+
+    private void startTransmission(final int switchIndex, final int portIndex)
+    {
+        final Port port = switches[switchIndex].ports[portIndex];
+        port.freePending = false;
+        if (port.queue.isEmpty())
+        {
+            return;
+        }
+        final int length = port.queue.dequeue(departing, 0);
+        final int packet = departing.getInt(handleOffsetInStored);
+        if (storeHeaders)
+        {
+            packets.frame(packet).putBytes(0, departing, 0, FRAME_OVERHEAD);
+        }
+        transmit(switchIndex, portIndex, port, packet, length);
+    }
+
+    private void transmit(final int switchIndex, final int portIndex, final Port port, final int packet,
+        final int length)
+    {
+        if (null != transmitObserver)
+        {
+            transmitObserver.onTransmit(switchIndex, portIndex, nowNs, packets.payloadLength(packet));
+        }
+        port.pacer.onRelease(nowNs, length);
+        final long doneNs = port.pacer.nextDepartureNs();
+        port.freeAtNs = doneNs;
+        port.freeOrder = events.reserveOrder();
+        if (!port.queue.isEmpty())
+        {
+            port.freePending = true;
+            events.schedule(doneNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
+        }
+        events.schedule(doneNs + port.delayNs, port.towardHost ? HOST_ARRIVAL : SWITCH_ARRIVAL, port.peer, packet);
+    }
+
+    private final class Host implements PacketIo
+    {
+        private final int index;
+        private final Endpoint endpoint;
+        private final boolean ecnCapable;
+        private final IntArrayQueue inbox = new IntArrayQueue();
+        private long wakeNs = Long.MAX_VALUE;
+        private int lastFrameLength;
+
+        Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
+        {
+            this.index = index;
+            if (Scheme.TCP == scheme || Scheme.DCTCP == scheme)
+            {
+                final SimTcp tcp = new SimTcp(index, Scheme.DCTCP == scheme, this, clock);
+                this.endpoint = tcp;
+                this.ecnCapable = tcp.ecnCapable();
+            }
+            else
+            {
+                final HostTransport transport = new HostTransport(configuration, index,
+                    null == sizer ? fabric.edgeRateBitsPerSec() : 0, FRAME_OVERHEAD, this, clock,
+                    new TransportListener()
+                    {
+                    }, false);
+                final SimAdmission admission = null == control ? null : control.admission(index, transport);
+                transport.admission(admission);
+                this.endpoint = new Endpoint()
+                {
+                    private int lastWork = 1;
+
+                    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+                    {
+                        return transport.send(destinationHost, sizeBytes);
+                    }
+
+                    public int poll()
+                    {
+                        lastWork = transport.poll();
+                        return lastWork;
+                    }
+
+                    public long nextDeadlineNs()
+                    {
+                        final long next = transport.nextDeadlineNs();
+                        if (null != admission && 0 == lastWork && next <= nowNs)
+                        {
+                            // Held back: every flow with room waits for its admission.
+                            return admission.nextAdmitNs(nowNs);
+                        }
+                        return next;
+                    }
+                };
+                this.ecnCapable = false;
+            }
+        }
+
+        public int poll(final InboundHandler handler, final int limit)
+        {
+            int taken = 0;
+            while (taken < limit && !inbox.isEmpty())
+            {
+                final int packet = inbox.pollInt();
+                final UnsafeBuffer frame = packets.frame(packet);
+                handler.onPacket(frame.getInt(SOURCE_OFFSET, ByteOrder.BIG_ENDIAN), frame, FRAME_OVERHEAD,
+                    packets.contentLength(packet));
+                packets.release(packet);
+                taken++;
+            }
+            return taken;
+        }
+
+        public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
+        {
+            final int packet = packets.acquire();
+            final UnsafeBuffer frame = packets.frame(packet);
+            frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
+            frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
+            frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
+            frame.putInt(HANDLE_OFFSET, packet);
+            frame.putShort(EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, (short)EthernetFlyweight.ETHERTYPE_IPV4,
+                ByteOrder.BIG_ENDIAN);
+            frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
+            frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
+                (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
+            frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
+            final long priority;
+            final long flowId;
+            final int payloadLength;
+            int frameLength = FRAME_OVERHEAD + length;
+            int pathHint = -1;
+            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme || Scheme.CONTROLLED == scheme)
+            {
+                header.wrap(frame, FRAME_OVERHEAD);
+                priority = header.priority();
+                flowId = header.flowId();
+                final boolean data = PfabricHeaderFlyweight.TYPE_DATA == header.type();
+                payloadLength = data ? header.payloadLength() : 0;
+                if (data && null != sizer)
+                {
+                    frameLength = sizer.frameLength(flowId, header.segmentOffset());
+                }
+                if (data && header.pathFlag())
+                {
+                    pathHint = header.pathHint();
+                }
+                lastFrameLength = frameLength;
+            }
+            else
+            {
+                priority = 0;
+                flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
+                payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
+            }
+            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint);
+            sentPackets++;
+            offer(switches.length - 1, index, packet);
+            return true;
+        }
+
+        public int maxPacketLength()
+        {
+            return FRAME_CAPACITY - FRAME_OVERHEAD;
+        }
+
+        public void flush()
+        {
+        }
+
+        public void close()
+        {
+        }
+    }
+
+    private static final class Switch
+    {
+        private final Port[] ports;
+
+        Switch(final int portCount)
+        {
+            ports = new Port[portCount];
+        }
+    }
+
+    private final class Port
+    {
+        private final QueueDiscipline queue;
+        private final EgressPacer pacer;
+        private final long delayNs;
+        private final boolean towardHost;
+        private final int peer;
+        private long freeAtNs = Long.MIN_VALUE;
+        private long freeOrder;
+        private boolean freePending;
+
+        Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
+            final boolean towardHost, final int peer)
+        {
+            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY, storedLength)
+                .dropHandler((buffer, offset, length, reason) ->
+                    packets.release(buffer.getInt(offset + handleOffsetInStored)));
+            this.pacer = new EgressPacer(rateBitsPerSec, 1);
+            this.delayNs = delayNs;
+            this.towardHost = towardHost;
+            this.peer = peer;
+        }
+    }
+
+    /**
+     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
+     * each frame, what the switches read from it (its length, destination, priority and flow id), its payload's
+     * length, its path hint and the length of its content, packed in four longs so that a hop reads one cache line.
+     */
+    private static final class PacketPool
+    {
+        private static final int STRIDE = 4;
+        private static final int PRIORITY = 0;
+        private static final int FLOW_ID = 1;
+        private static final int LENGTH_AND_DESTINATION = 2;
+        private static final int HINT_CONTENT_AND_PAYLOAD = 3;
+        private static final int SHORT_MASK = 0xFFFF;
+
+        private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
+        private long[] descriptions = new long[STRIDE * 1024];
+        private int[] free = new int[1024];
+        private int freeCount;
+        private int allocated;
+
+        int acquire()
+        {
+            if (freeCount > 0)
+            {
+                return free[--freeCount];
+            }
+            if (allocated == frames.length)
+            {
+                final int capacity = allocated * 2;
+                frames = Arrays.copyOf(frames, capacity);
+                descriptions = Arrays.copyOf(descriptions, STRIDE * capacity);
+                free = Arrays.copyOf(free, capacity);
+            }
+            frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
+            return allocated++;
+        }
+
+        void release(final int packet)
+        {
+            free[freeCount++] = packet;
+        }
+
+        UnsafeBuffer frame(final int packet)
+        {
+            return frames[packet];
+        }
+
+        int length(final int packet)
+        {
+            return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32);
+        }
+
+        int destination(final int packet)
+        {
+            return (int)descriptions[STRIDE * packet + LENGTH_AND_DESTINATION];
+        }
+
+        long priority(final int packet)
+        {
+            return descriptions[STRIDE * packet + PRIORITY];
+        }
+
+        long flowId(final int packet)
+        {
+            return descriptions[STRIDE * packet + FLOW_ID];
+        }
+
+        int payloadLength(final int packet)
+        {
+            return (int)descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] & SHORT_MASK;
+        }
+
+        int contentLength(final int packet)
+        {
+            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >>> 16) & SHORT_MASK;
+        }
+
+        int pathHint(final int packet)
+        {
+            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >> 32);
+        }
+
+        /**
+         * Describe a frame about to leave its host.
+         *
+         * @param packet        the frame.
+         * @param length        its length in queues and pacers, without FCS, preamble and gap.
+         * @param destination   the receiving host.
+         * @param priority      its pFabric priority, 0 for the baselines.
+         * @param flowId        its flow.
+         * @param payloadLength its payload bytes, 0 for ACKs and probes; below 2^16.
+         * @param contentLength bytes after the simulator's headers; below 2^16.
+         * @param pathHint      the spine it asks for, or -1.
+         */
+        void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
+            final int payloadLength, final int contentLength, final int pathHint)
+        {
+            final int base = STRIDE * packet;
+            final long[] d = descriptions;
+            d[base + PRIORITY] = priority;
+            d[base + FLOW_ID] = flowId;
+            d[base + LENGTH_AND_DESTINATION] = ((long)length << 32) | (destination & 0xFFFF_FFFFL);
+            d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
+                (payloadLength & SHORT_MASK);
+        }
+    }
+}

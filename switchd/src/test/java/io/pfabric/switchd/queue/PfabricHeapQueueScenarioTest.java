@@ -1,9 +1,0 @@
-package io.pfabric.switchd.queue;
-
-class PfabricHeapQueueScenarioTest extends PfabricQueueScenarioTest
-{
-    PfabricQueue.Structure structure()
-    {
-        return PfabricQueue.Structure.HEAPS;
-    }
-}

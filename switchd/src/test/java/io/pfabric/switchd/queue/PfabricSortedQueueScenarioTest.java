@@ -1,9 +1,0 @@
-package io.pfabric.switchd.queue;
-
-class PfabricSortedQueueScenarioTest extends PfabricQueueScenarioTest
-{
-    PfabricQueue.Structure structure()
-    {
-        return PfabricQueue.Structure.SORTED;
-    }
-}
