@@ -1,6 +1,7 @@
 package io.pfabric.testbed;
 
 import io.pfabric.common.os.Commands;
+import io.pfabric.common.os.HostTools;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.LinkSpec;
 import io.pfabric.common.topology.PortSpec;
@@ -24,6 +25,11 @@ public final class NetnsFabric implements AutoCloseable
     private final String prefix;
     private final List<String> created = new ArrayList<>();
 
+    /**
+     * The tools that building a fabric runs: namespaces and links, offloads, and sysctls inside the namespaces.
+     */
+    public static final String[] TOOLS = { "ip", "ethtool", "sysctl" };
+
     private NetnsFabric(final Topology topology, final String prefix)
     {
         this.topology = topology;
@@ -36,7 +42,8 @@ public final class NetnsFabric implements AutoCloseable
      * @param topology the fabric.
      * @param prefix   of every namespace name, letters, digits and dashes.
      * @return the fabric.
-     * @throws IOException if a command fails; whatever was made is removed.
+     * @throws IOException if a tool of {@link #TOOLS} is not installed (saying how to install it), or a command
+     *                     fails; whatever was made is removed.
      */
     public static NetnsFabric build(final Topology topology, final String prefix) throws IOException
     {
@@ -44,6 +51,7 @@ public final class NetnsFabric implements AutoCloseable
         {
             throw new IllegalArgumentException("namespace prefix must be 1-20 letters, digits or dashes: " + prefix);
         }
+        HostTools.require(TOOLS);
         final NetnsFabric fabric = new NetnsFabric(topology, prefix);
         try
         {
