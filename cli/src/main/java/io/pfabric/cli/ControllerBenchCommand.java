@@ -32,9 +32,9 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     header = "Benchmark the controller's SYN and ASY allocators with JMH.",
     description = "SYN: nanoseconds per allocated slot of the timeslot allocator (64-slot batches, matching plus " +
-        "spine assignment, one core) on a non-blocking leaf-spine fabric at 90% offered load, uniform random " +
+        "spine assignment, one core) on a non-blocking leaf-spine fabric at 90%% offered load, uniform random " +
         "destinations. ASY: milliseconds per normalization of a sparse offered-rate matrix (16 entries per row), " +
-        "warm from the last result after a change of up to 10% per entry, and cold. JMH's GC profiler gives the " +
+        "warm from the last result after a change of up to 10%% per entry, and cold. JMH's GC profiler gives the " +
         "bytes allocated per operation. JMH's progress goes to stderr, the results to stdout.")
 public final class ControllerBenchCommand implements Callable<Integer>
 {

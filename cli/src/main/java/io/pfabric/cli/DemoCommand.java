@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
     header = "pFabric against kernel TCP and Ideal on a real emulated fabric, in under 3 minutes.",
     description = {
         "As root: builds star:4 in network namespaces with every link paced at 100 Mb/s by switchd, replays the " +
-            "same web-search trace at 60% load once with hostd's pFabric transport on pFabric queues (36,000 B) " +
+            "same web-search trace at 60%% load once with hostd's pFabric transport on pFabric queues (36,000 B) " +
             "and once with kernel TCP (cubic, minimum RTO lowered to a few base RTTs, pooled connections) on " +
             "drop-tail queues (225,000 B), computes Ideal for the trace, and prints normalized FCT (FCT over the " +
             "best possible on the idle fabric) per size bin. The FCT logs, summary.csv, fct-vs-load.png and " +
