@@ -24,8 +24,11 @@ import java.io.IOException;
         CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",
     footer = {
+        "  setup  Install the Debian tools that fabrics, experiments and tests run",
+        "         (as root; the commands that need them do this on first use).",
         "  test   Install what the tests need (Debian packages, as root) and run",
-        "         the whole test suite with Maven (done by the ./pfabric launcher).",
+        "         the whole test suite with Maven.",
+        "(setup and test are done by the ./pfabric launcher.)",
         "",
         "Run './pfabric COMMAND --help' for a command's options."
     })

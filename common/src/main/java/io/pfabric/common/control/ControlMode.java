@@ -3,7 +3,7 @@ package io.pfabric.common.control;
 import java.util.Locale;
 
 /**
- * How a controller steers its hosts (DESIGN §4, §5): SYN grants timeslots and paths, ASY grants rates.
+ * How a controller steers its hosts: SYN grants timeslots and paths, ASY grants rates.
  */
 public enum ControlMode
 {

@@ -5,7 +5,7 @@ import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import java.util.BitSet;
 
 /**
- * The sending half of one pFabric flow (DESIGN §4), pure: the caller supplies the time and carries the packets.
+ * The sending half of one pFabric flow, pure: the caller supplies the time and carries the packets.
  * <ul>
  *     <li>The flow starts at line rate: the window opens at the initial window (about one BDP) and grows as TCP's
  *     does, +1 packet per ACK of new data below the slow-start threshold and +1/window above it, up to the cap.</li>
