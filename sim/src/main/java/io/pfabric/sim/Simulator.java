@@ -86,35 +86,6 @@ public final class Simulator
     }
 
     /**
-     * What runs on a host: hostd's transport, or a modelled baseline.
-     */
-    interface Endpoint
-    {
-        /**
-         * Start a flow.
-         *
-         * @param destinationHost the receiver.
-         * @param sizeBytes       its size.
-         * @return completed with the flow's record when its last byte is acknowledged.
-         */
-        CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes);
-
-        /**
-         * Do what is due at the clock's time.
-         *
-         * @return work done.
-         */
-        int poll();
-
-        /**
-         * When something is next due without new input.
-         *
-         * @return nanoseconds, or {@link Long#MAX_VALUE}.
-         */
-        long nextDeadlineNs();
-    }
-
-    /**
      * What the hosts run.
      */
     public enum Scheme
@@ -140,74 +111,6 @@ public final class Simulator
          * {@link SimControl} given with {@link #control(SimControl)}.
          */
         CONTROLLED
-    }
-
-    /**
-     * A central controller on virtual time: ticks when it asks to, and gives each host's transport its admission.
-     */
-    public interface SimControl
-    {
-        /**
-         * The admission a host's transport consults; called once per host when the simulator is built.
-         *
-         * @param host      the host's index.
-         * @param transport its transport.
-         * @return the admission.
-         */
-        SimAdmission admission(int host, HostTransport transport);
-
-        /**
-         * Do what is due: take reports, allocate, deliver grants or rates ({@link #wake(int)} the hosts concerned).
-         *
-         * @param nowNs virtual time.
-         * @return when to tick next, or {@link Long#MAX_VALUE}.
-         */
-        long onTick(long nowNs);
-    }
-
-    /**
-     * An {@link Admission} that can say when a held-back transport should look again.
-     */
-    public interface SimAdmission extends Admission
-    {
-        /**
-         * When a destination held back now may next be admitted without a new control message (a token bucket
-         * refilling); {@link Long#MAX_VALUE} if only a control message can do it (the control will wake the host).
-         *
-         * @param nowNs virtual time.
-         * @return nanoseconds.
-         */
-        long nextAdmitNs(long nowNs);
-    }
-
-    /**
-     * The length a data packet is accounted at by queues and pacers, in place of the frame's own length: the
-     * packet-size mix of a scenario whose transport carries fixed-size segments.
-     */
-    @FunctionalInterface
-    public interface PacketSizer
-    {
-        /**
-         * @param flowId      the flow.
-         * @param offsetBytes the segment's offset in the flow.
-         * @return bytes, without FCS, preamble and gap.
-         */
-        int frameLength(long flowId, long offsetBytes);
-    }
-
-    /**
-     * Told of every frame a port starts to transmit.
-     */
-    @FunctionalInterface
-    public interface TransmitObserver
-    {
-        /**
-         * @param switchIndex   as for {@link #queue(int, int)}.
-         * @param port          as for {@link #queue(int, int)}.
-         * @param nowNs         when transmission starts.
-         * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
-         */
-        void onTransmit(int switchIndex, int port, long nowNs, int payloadLength);
     }
 
     private final SimFabric fabric;
@@ -368,28 +271,6 @@ public final class Simulator
         return run(trace, limitNs, (completed, total, virtualNs, eventCount, deliveredBytes, totalBytes) ->
         {
         });
-    }
-
-    /**
-     * Told how a run is going, every few seconds of wall time.
-     */
-    @FunctionalInterface
-    public interface Progress
-    {
-        /**
-         * How far the run is.
-         *
-         * @param completed      flows completed.
-         * @param total          flows in the trace.
-         * @param virtualNs      virtual time.
-         * @param eventCount     events processed.
-         * @param deliveredBytes payload bytes that reached their receivers so far, retransmissions included: wall
-         *                       time grows with bytes carried, so this against the total tells how far the run is
-         *                       better than flows completed (the last flows to complete are the large ones).
-         * @param totalBytes     bytes of all flows in the trace.
-         */
-        void onProgress(int completed, int total, long virtualNs, long eventCount, long deliveredBytes,
-            long totalBytes);
     }
 
     /**
