@@ -3,27 +3,22 @@ package io.pfabric.sim;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
-import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.transport.Admission;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.IntArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
@@ -61,11 +56,6 @@ public final class Simulator
      */
     public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
 
-    private static final int FRAME_CAPACITY = 2_048;
-
-    private static final int DESTINATION_OFFSET = 0;
-    private static final int SOURCE_OFFSET = 4;
-    private static final int HANDLE_OFFSET = 8;
     private static final int MAX_POLLS_PER_WAKE = 100_000;
     private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
     private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
@@ -114,13 +104,11 @@ public final class Simulator
     }
 
     private final SimFabric fabric;
-    private final Scheme scheme;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
-    private final Host[] hosts;
-    private final Switch[] switches;
+    private final SimHost[] hosts;
+    private final SimSwitch[] switches;
     private final PacketPool packets = new PacketPool();
-    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
     private final UnsafeBuffer departing = new UnsafeBuffer(new byte[FRAME_OVERHEAD]);
     private final boolean storeHeaders;
     private final int storedOffset;
@@ -136,8 +124,7 @@ public final class Simulator
     private long samplePeriodNs;
     private long[] samples = new long[0];
     private int sampleCount;
-    private SimControl control;
-    private PacketSizer sizer;
+    private final SimControl control;
     private TransmitObserver transmitObserver;
     private long tierPeriodNs;
     private final double[] tierByteSums = new double[3];
@@ -188,50 +175,55 @@ public final class Simulator
             throw new IllegalArgumentException("a control goes with the controlled scheme, and only with it");
         }
         this.control = control;
-        this.sizer = sizer;
         this.fabric = fabric;
-        this.scheme = scheme;
         this.random = new SplittableRandom(seed);
         final NanoClock clock = () -> nowNs;
+        final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
         final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
         storeHeaders = DisciplineKind.ECN == kind;
-        storedOffset = storeHeaders ? 0 : HANDLE_OFFSET;
+        storedOffset = storeHeaders ? 0 : PacketPool.HANDLE_OFFSET;
         storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
-        handleOffsetInStored = HANDLE_OFFSET - storedOffset;
-        hosts = new Host[fabric.hosts()];
-        switches = new Switch[fabric.leaves() + fabric.spines() + 1];
-        final Switch nics = new Switch(fabric.hosts());
+        handleOffsetInStored = PacketPool.HANDLE_OFFSET - storedOffset;
+        hosts = new SimHost[fabric.hosts()];
+        switches = new SimSwitch[fabric.leaves() + fabric.spines() + 1];
+        final SimSwitch nics = new SimSwitch(fabric.hosts());
         for (int h = 0; h < hosts.length; h++)
         {
-            hosts[h] = new Host(h, configuration, clock);
-            nics.ports[h] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false,
-                fabric.leafOf(h));
+            hosts[h] = new SimHost(this, h, scheme, configuration, clock, control, sizer, packets, header);
+            nics.ports[h] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false, fabric.leafOf(h));
         }
         switches[switches.length - 1] = nics;
         for (int leaf = 0; leaf < fabric.leaves(); leaf++)
         {
-            final Switch sw = new Switch(fabric.hostsPerLeaf() + fabric.spines());
+            final SimSwitch sw = new SimSwitch(fabric.hostsPerLeaf() + fabric.spines());
             for (int i = 0; i < fabric.hostsPerLeaf(); i++)
             {
-                sw.ports[i] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
+                sw.ports[i] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
                     leaf * fabric.hostsPerLeaf() + i);
             }
             for (int s = 0; s < fabric.spines(); s++)
             {
-                sw.ports[fabric.hostsPerLeaf() + s] = new Port(kind, fabric, fabric.coreRateBitsPerSec(),
-                    fabric.coreDelayNs(), false, fabric.leaves() + s);
+                sw.ports[fabric.hostsPerLeaf() + s] = port(kind, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(),
+                    false, fabric.leaves() + s);
             }
             switches[leaf] = sw;
         }
         for (int s = 0; s < fabric.spines(); s++)
         {
-            final Switch sw = new Switch(fabric.leaves());
+            final SimSwitch sw = new SimSwitch(fabric.leaves());
             for (int leaf = 0; leaf < fabric.leaves(); leaf++)
             {
-                sw.ports[leaf] = new Port(kind, fabric, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
+                sw.ports[leaf] = port(kind, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
             }
             switches[fabric.leaves() + s] = sw;
         }
+    }
+
+    private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
+        final boolean towardHost, final int peer)
+    {
+        return new SimPort(kind, fabric, rateBitsPerSec, delayNs, towardHost, peer, packets, storedLength,
+            handleOffsetInStored);
     }
 
     /**
@@ -395,9 +387,9 @@ public final class Simulator
         }
         drainInFlight(limitNs);
         long dropped = 0;
-        for (final Switch sw : switches)
+        for (final SimSwitch sw : switches)
         {
-            for (final Port port : sw.ports)
+            for (final SimPort port : sw.ports)
             {
                 dropped += port.queue.counters().droppedPackets();
             }
@@ -476,7 +468,7 @@ public final class Simulator
         for (int s = 0; s < switches.length; s++)
         {
             final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
-            for (final Port port : switches[s].ports)
+            for (final SimPort port : switches[s].ports)
             {
                 tierByteSums[tier] += port.queue.byteCount();
             }
@@ -561,12 +553,21 @@ public final class Simulator
     }
 
     /**
+     * A frame a host sends, described in the pool: into the host's NIC.
+     */
+    void onHostSend(final int host, final int packet)
+    {
+        sentPackets++;
+        offer(switches.length - 1, host, packet);
+    }
+
+    /**
      * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a poll
      * handles a bounded batch, so an overdue deadline means poll again), then wake it at its next deadline.
      */
     private void drive(final int host)
     {
-        final Host h = hosts[host];
+        final SimHost h = hosts[host];
         long next;
         int polls = 0;
         while (true)
@@ -613,7 +614,7 @@ public final class Simulator
 
     private void offer(final int switchIndex, final int portIndex, final int packet)
     {
-        final Port port = switches[switchIndex].ports[portIndex];
+        final SimPort port = switches[switchIndex].ports[portIndex];
         final long freeAtNs = port.freeAtNs;
         final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
         if (!busy && port.queue.passThrough(packets.length(packet)))
@@ -636,7 +637,7 @@ public final class Simulator
 
     private void startTransmission(final int switchIndex, final int portIndex)
     {
-        final Port port = switches[switchIndex].ports[portIndex];
+        final SimPort port = switches[switchIndex].ports[portIndex];
         port.freePending = false;
         if (port.queue.isEmpty())
         {
@@ -651,7 +652,7 @@ public final class Simulator
         transmit(switchIndex, portIndex, port, packet, length);
     }
 
-    private void transmit(final int switchIndex, final int portIndex, final Port port, final int packet,
+    private void transmit(final int switchIndex, final int portIndex, final SimPort port, final int packet,
         final int length)
     {
         if (null != transmitObserver)
@@ -668,280 +669,5 @@ public final class Simulator
             events.schedule(doneNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
         }
         events.schedule(doneNs + port.delayNs, port.towardHost ? HOST_ARRIVAL : SWITCH_ARRIVAL, port.peer, packet);
-    }
-
-    private final class Host implements PacketIo
-    {
-        private final int index;
-        private final Endpoint endpoint;
-        private final boolean ecnCapable;
-        private final IntArrayQueue inbox = new IntArrayQueue();
-        private long wakeNs = Long.MAX_VALUE;
-        private int lastFrameLength;
-
-        Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
-        {
-            this.index = index;
-            if (Scheme.TCP == scheme || Scheme.DCTCP == scheme)
-            {
-                final SimTcp tcp = new SimTcp(index, Scheme.DCTCP == scheme, this, clock);
-                this.endpoint = tcp;
-                this.ecnCapable = tcp.ecnCapable();
-            }
-            else
-            {
-                final HostTransport transport = new HostTransport(configuration, index,
-                    null == sizer ? fabric.edgeRateBitsPerSec() : 0, FRAME_OVERHEAD, this, clock,
-                    new TransportListener()
-                    {
-                    }, false);
-                final SimAdmission admission = null == control ? null : control.admission(index, transport);
-                transport.admission(admission);
-                this.endpoint = new Endpoint()
-                {
-                    private int lastWork = 1;
-
-                    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
-                    {
-                        return transport.send(destinationHost, sizeBytes);
-                    }
-
-                    public int poll()
-                    {
-                        lastWork = transport.poll();
-                        return lastWork;
-                    }
-
-                    public long nextDeadlineNs()
-                    {
-                        final long next = transport.nextDeadlineNs();
-                        if (null != admission && 0 == lastWork && next <= nowNs)
-                        {
-                            // Held back: every flow with room waits for its admission.
-                            return admission.nextAdmitNs(nowNs);
-                        }
-                        return next;
-                    }
-                };
-                this.ecnCapable = false;
-            }
-        }
-
-        public int poll(final InboundHandler handler, final int limit)
-        {
-            int taken = 0;
-            while (taken < limit && !inbox.isEmpty())
-            {
-                final int packet = inbox.pollInt();
-                final UnsafeBuffer frame = packets.frame(packet);
-                handler.onPacket(frame.getInt(SOURCE_OFFSET, ByteOrder.BIG_ENDIAN), frame, FRAME_OVERHEAD,
-                    packets.contentLength(packet));
-                packets.release(packet);
-                taken++;
-            }
-            return taken;
-        }
-
-        public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
-        {
-            final int packet = packets.acquire();
-            final UnsafeBuffer frame = packets.frame(packet);
-            frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
-            frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
-            frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
-            frame.putInt(HANDLE_OFFSET, packet);
-            frame.putShort(EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, (short)EthernetFlyweight.ETHERTYPE_IPV4,
-                ByteOrder.BIG_ENDIAN);
-            frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
-            frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
-                (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
-            frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
-            final long priority;
-            final long flowId;
-            final int payloadLength;
-            int frameLength = FRAME_OVERHEAD + length;
-            int pathHint = -1;
-            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme || Scheme.CONTROLLED == scheme)
-            {
-                header.wrap(frame, FRAME_OVERHEAD);
-                priority = header.priority();
-                flowId = header.flowId();
-                final boolean data = PfabricHeaderFlyweight.TYPE_DATA == header.type();
-                payloadLength = data ? header.payloadLength() : 0;
-                if (data && null != sizer)
-                {
-                    frameLength = sizer.frameLength(flowId, header.segmentOffset());
-                }
-                if (data && header.pathFlag())
-                {
-                    pathHint = header.pathHint();
-                }
-                lastFrameLength = frameLength;
-            }
-            else
-            {
-                priority = 0;
-                flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
-                payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
-            }
-            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint);
-            sentPackets++;
-            offer(switches.length - 1, index, packet);
-            return true;
-        }
-
-        public int maxPacketLength()
-        {
-            return FRAME_CAPACITY - FRAME_OVERHEAD;
-        }
-
-        public void flush()
-        {
-        }
-
-        public void close()
-        {
-        }
-    }
-
-    private static final class Switch
-    {
-        private final Port[] ports;
-
-        Switch(final int portCount)
-        {
-            ports = new Port[portCount];
-        }
-    }
-
-    private final class Port
-    {
-        private final QueueDiscipline queue;
-        private final EgressPacer pacer;
-        private final long delayNs;
-        private final boolean towardHost;
-        private final int peer;
-        private long freeAtNs = Long.MIN_VALUE;
-        private long freeOrder;
-        private boolean freePending;
-
-        Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
-            final boolean towardHost, final int peer)
-        {
-            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY, storedLength)
-                .dropHandler((buffer, offset, length, reason) ->
-                    packets.release(buffer.getInt(offset + handleOffsetInStored)));
-            this.pacer = new EgressPacer(rateBitsPerSec, 1);
-            this.delayNs = delayNs;
-            this.towardHost = towardHost;
-            this.peer = peer;
-        }
-    }
-
-    /**
-     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
-     * each frame, what the switches read from it (its length, destination, priority and flow id), its payload's
-     * length, its path hint and the length of its content, packed in four longs so that a hop reads one cache line.
-     */
-    private static final class PacketPool
-    {
-        private static final int STRIDE = 4;
-        private static final int PRIORITY = 0;
-        private static final int FLOW_ID = 1;
-        private static final int LENGTH_AND_DESTINATION = 2;
-        private static final int HINT_CONTENT_AND_PAYLOAD = 3;
-        private static final int SHORT_MASK = 0xFFFF;
-
-        private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
-        private long[] descriptions = new long[STRIDE * 1024];
-        private int[] free = new int[1024];
-        private int freeCount;
-        private int allocated;
-
-        int acquire()
-        {
-            if (freeCount > 0)
-            {
-                return free[--freeCount];
-            }
-            if (allocated == frames.length)
-            {
-                final int capacity = allocated * 2;
-                frames = Arrays.copyOf(frames, capacity);
-                descriptions = Arrays.copyOf(descriptions, STRIDE * capacity);
-                free = Arrays.copyOf(free, capacity);
-            }
-            frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
-            return allocated++;
-        }
-
-        void release(final int packet)
-        {
-            free[freeCount++] = packet;
-        }
-
-        UnsafeBuffer frame(final int packet)
-        {
-            return frames[packet];
-        }
-
-        int length(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32);
-        }
-
-        int destination(final int packet)
-        {
-            return (int)descriptions[STRIDE * packet + LENGTH_AND_DESTINATION];
-        }
-
-        long priority(final int packet)
-        {
-            return descriptions[STRIDE * packet + PRIORITY];
-        }
-
-        long flowId(final int packet)
-        {
-            return descriptions[STRIDE * packet + FLOW_ID];
-        }
-
-        int payloadLength(final int packet)
-        {
-            return (int)descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] & SHORT_MASK;
-        }
-
-        int contentLength(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >>> 16) & SHORT_MASK;
-        }
-
-        int pathHint(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >> 32);
-        }
-
-        /**
-         * Describe a frame about to leave its host.
-         *
-         * @param packet        the frame.
-         * @param length        its length in queues and pacers, without FCS, preamble and gap.
-         * @param destination   the receiving host.
-         * @param priority      its pFabric priority, 0 for the baselines.
-         * @param flowId        its flow.
-         * @param payloadLength its payload bytes, 0 for ACKs and probes; below 2^16.
-         * @param contentLength bytes after the simulator's headers; below 2^16.
-         * @param pathHint      the spine it asks for, or -1.
-         */
-        void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
-            final int payloadLength, final int contentLength, final int pathHint)
-        {
-            final int base = STRIDE * packet;
-            final long[] d = descriptions;
-            d[base + PRIORITY] = priority;
-            d[base + FLOW_ID] = flowId;
-            d[base + LENGTH_AND_DESTINATION] = ((long)length << 32) | (destination & 0xFFFF_FFFFL);
-            d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
-                (payloadLength & SHORT_MASK);
-        }
     }
 }
