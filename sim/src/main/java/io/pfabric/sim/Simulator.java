@@ -57,7 +57,6 @@ public final class Simulator
     public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
 
     private static final int MAX_POLLS_PER_WAKE = 100_000;
-    private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
     private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
 
     /**
@@ -114,21 +113,15 @@ public final class Simulator
     private final int storedOffset;
     private final int storedLength;
     private final int handleOffsetInStored;
+    private final QueueSampler sampler;
     private long currentOrder;
     private long nowNs;
     private long processed;
     private long sentPackets;
     private long receivedPackets;
     private long deliveredBytes;
-    private QueueDiscipline sampledQueue;
-    private long samplePeriodNs;
-    private long[] samples = new long[0];
-    private int sampleCount;
     private final SimControl control;
     private TransmitObserver transmitObserver;
-    private long tierPeriodNs;
-    private final double[] tierByteSums = new double[3];
-    private long tierSamples;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -217,6 +210,7 @@ public final class Simulator
             }
             switches[fabric.leaves() + s] = sw;
         }
+        sampler = new QueueSampler(fabric, switches);
     }
 
     private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
@@ -235,10 +229,7 @@ public final class Simulator
      */
     public void sampleQueue(final int switchIndex, final int port, final long periodNs)
     {
-        sampledQueue = queue(switchIndex, port);
-        samplePeriodNs = periodNs;
-        samples = new long[1024];
-        sampleCount = 0;
+        sampler.sampleQueue(queue(switchIndex, port), periodNs);
     }
 
     /**
@@ -248,7 +239,7 @@ public final class Simulator
      */
     public long[] queueSamples()
     {
-        return Arrays.copyOf(samples, sampleCount);
+        return sampler.queueSamples();
     }
 
     /**
@@ -275,8 +266,8 @@ public final class Simulator
      */
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
     {
-        long nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
-        if (null != sampledQueue)
+        final ProgressReporter reporter = new ProgressReporter(progress);
+        if (sampler.samplesQueue())
         {
             events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
         }
@@ -284,7 +275,7 @@ public final class Simulator
         {
             events.schedule(nowNs, CONTROL_TICK, 0, 0);
         }
-        if (tierPeriodNs > 0)
+        if (sampler.samplesTiers())
         {
             events.schedule(nowNs, TIER_SAMPLE, 0, 0);
         }
@@ -316,10 +307,9 @@ public final class Simulator
             }
             nowNs = events.timeNs();
             currentOrder = events.order();
-            if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
+            if (0 == (++processed & PROGRESS_CHECK_MASK))
             {
-                nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
-                progress.onProgress(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
+                reporter.check(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
             }
             final int node = events.node();
             final int arg = events.arg();
@@ -362,12 +352,8 @@ public final class Simulator
                 case PORT_FREE -> startTransmission(node, arg);
                 case QUEUE_SAMPLE ->
                 {
-                    if (sampleCount == samples.length)
-                    {
-                        samples = Arrays.copyOf(samples, 2 * sampleCount);
-                    }
-                    samples[sampleCount++] = sampledQueue.byteCount();
-                    events.schedule(nowNs + samplePeriodNs, QUEUE_SAMPLE, 0, 0);
+                    sampler.recordQueue();
+                    events.schedule(nowNs + sampler.queuePeriodNs(), QUEUE_SAMPLE, 0, 0);
                 }
                 case CONTROL_TICK ->
                 {
@@ -379,8 +365,8 @@ public final class Simulator
                 }
                 case TIER_SAMPLE ->
                 {
-                    sampleTiers();
-                    events.schedule(nowNs + tierPeriodNs, TIER_SAMPLE, 0, 0);
+                    sampler.recordTiers();
+                    events.schedule(nowNs + sampler.tierPeriodNs(), TIER_SAMPLE, 0, 0);
                 }
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
@@ -404,7 +390,7 @@ public final class Simulator
      */
     public void sampleTiers(final long periodNs)
     {
-        tierPeriodNs = periodNs;
+        sampler.sampleTiers(periodNs);
     }
 
     /**
@@ -415,9 +401,7 @@ public final class Simulator
      */
     public double meanTierQueueBytes(final int tier)
     {
-        final int ports = 0 == tier ? fabric.hosts() : 1 == tier ?
-            fabric.leaves() * (fabric.hostsPerLeaf() + fabric.spines()) : fabric.spines() * fabric.leaves();
-        return 0 == tierSamples || 0 == ports ? 0 : tierByteSums[tier] / tierSamples / ports;
+        return sampler.meanTierQueueBytes(tier);
     }
 
     /**
@@ -460,19 +444,6 @@ public final class Simulator
     public SimFabric fabric()
     {
         return fabric;
-    }
-
-    private void sampleTiers()
-    {
-        tierSamples++;
-        for (int s = 0; s < switches.length; s++)
-        {
-            final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
-            for (final SimPort port : switches[s].ports)
-            {
-                tierByteSums[tier] += port.queue.byteCount();
-            }
-        }
     }
 
     /**
