@@ -267,30 +267,11 @@ public final class Simulator
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
     {
         final ProgressReporter reporter = new ProgressReporter(progress);
-        if (sampler.samplesQueue())
-        {
-            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
-        }
-        if (null != control)
-        {
-            events.schedule(nowNs, CONTROL_TICK, 0, 0);
-        }
-        if (sampler.samplesTiers())
-        {
-            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
-        }
+        scheduleRecurring();
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
-        long totalBytes = 0;
-        for (final WorkloadTrace.FlowSpec flow : flows)
-        {
-            totalBytes += flow.sizeBytes();
-            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
-            {
-                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
-            }
-        }
+        final long totalBytes = totalBytes(flows);
         final int[] startOrder = byStartTime(flows);
         final long firstStartOrder = events.reserveOrders(flows.length);
         int nextStart = 0;
@@ -321,66 +302,20 @@ public final class Simulator
                     {
                         scheduleStart(flows, startOrder[nextStart], firstStartOrder);
                     }
-                    final WorkloadTrace.FlowSpec flow = flows[arg];
-                    hosts[node].endpoint.send(flow.destinationHost(), flow.sizeBytes())
-                        .whenComplete((record, error) ->
-                        {
-                            if (null != record)
-                            {
-                                records[arg] = record;
-                                completed[0]++;
-                            }
-                        });
-                    drive(node);
+                    startFlow(node, flows[arg], arg, records, completed);
                 }
-                case HOST_WAKE ->
-                {
-                    if (hosts[node].wakeNs == nowNs)
-                    {
-                        hosts[node].wakeNs = Long.MAX_VALUE;
-                        drive(node);
-                    }
-                }
-                case HOST_ARRIVAL ->
-                {
-                    receivedPackets++;
-                    deliveredBytes += packets.payloadLength(arg);
-                    hosts[node].inbox.addInt(arg);
-                    drive(node);
-                }
+                case HOST_WAKE -> onHostWake(node);
+                case HOST_ARRIVAL -> onHostArrival(node, arg);
                 case SWITCH_ARRIVAL -> onSwitchArrival(node, arg);
                 case PORT_FREE -> startTransmission(node, arg);
-                case QUEUE_SAMPLE ->
-                {
-                    sampler.recordQueue();
-                    events.schedule(nowNs + sampler.queuePeriodNs(), QUEUE_SAMPLE, 0, 0);
-                }
-                case CONTROL_TICK ->
-                {
-                    final long next = control.onTick(nowNs);
-                    if (Long.MAX_VALUE != next)
-                    {
-                        events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
-                    }
-                }
-                case TIER_SAMPLE ->
-                {
-                    sampler.recordTiers();
-                    events.schedule(nowNs + sampler.tierPeriodNs(), TIER_SAMPLE, 0, 0);
-                }
+                case QUEUE_SAMPLE -> onQueueSample();
+                case CONTROL_TICK -> onControlTick();
+                case TIER_SAMPLE -> onTierSample();
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
         }
         drainInFlight(limitNs);
-        long dropped = 0;
-        for (final SimSwitch sw : switches)
-        {
-            for (final SimPort port : sw.ports)
-            {
-                dropped += port.queue.counters().droppedPackets();
-            }
-        }
-        return new Result(records, nowNs, processed, dropped, sentPackets, receivedPackets);
+        return new Result(records, nowNs, processed, droppedPackets(), sentPackets, receivedPackets);
     }
 
     /**
@@ -447,6 +382,42 @@ public final class Simulator
     }
 
     /**
+     * The events that recur while a run lasts, each first due now: the samples asked for and the control's ticks.
+     */
+    private void scheduleRecurring()
+    {
+        if (sampler.samplesQueue())
+        {
+            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
+        }
+        if (null != control)
+        {
+            events.schedule(nowNs, CONTROL_TICK, 0, 0);
+        }
+        if (sampler.samplesTiers())
+        {
+            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
+        }
+    }
+
+    /**
+     * The bytes of every flow in a trace, once each flow is known to name only the fabric's hosts.
+     */
+    private long totalBytes(final WorkloadTrace.FlowSpec[] flows)
+    {
+        long totalBytes = 0;
+        for (final WorkloadTrace.FlowSpec flow : flows)
+        {
+            totalBytes += flow.sizeBytes();
+            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
+            {
+                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
+            }
+        }
+        return totalBytes;
+    }
+
+    /**
      * Flow indices by start time, in the trace's order among equal times (the sort is stable).
      */
     private static int[] byStartTime(final WorkloadTrace.FlowSpec[] flows)
@@ -465,6 +436,63 @@ public final class Simulator
     {
         final WorkloadTrace.FlowSpec flow = flows[index];
         events.schedule(flow.startNs(), firstStartOrder + index, FLOW_START, flow.sourceHost(), index);
+    }
+
+    /**
+     * Hand a flow to its source's endpoint, which records it and counts it completed when its last byte is
+     * acknowledged, and let the source act.
+     */
+    private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
+        final FlowRecord[] records, final int[] completed)
+    {
+        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes())
+            .whenComplete((record, error) ->
+            {
+                if (null != record)
+                {
+                    records[index] = record;
+                    completed[0]++;
+                }
+            });
+        drive(host);
+    }
+
+    private void onHostWake(final int host)
+    {
+        if (hosts[host].wakeNs == nowNs)
+        {
+            hosts[host].wakeNs = Long.MAX_VALUE;
+            drive(host);
+        }
+    }
+
+    private void onHostArrival(final int host, final int packet)
+    {
+        receivedPackets++;
+        deliveredBytes += packets.payloadLength(packet);
+        hosts[host].inbox.addInt(packet);
+        drive(host);
+    }
+
+    private void onQueueSample()
+    {
+        sampler.recordQueue();
+        events.schedule(nowNs + sampler.queuePeriodNs(), QUEUE_SAMPLE, 0, 0);
+    }
+
+    private void onControlTick()
+    {
+        final long next = control.onTick(nowNs);
+        if (Long.MAX_VALUE != next)
+        {
+            events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
+        }
+    }
+
+    private void onTierSample()
+    {
+        sampler.recordTiers();
+        events.schedule(nowNs + sampler.tierPeriodNs(), TIER_SAMPLE, 0, 0);
     }
 
     /**
@@ -498,6 +526,19 @@ public final class Simulator
                 }
             }
         }
+    }
+
+    private long droppedPackets()
+    {
+        long dropped = 0;
+        for (final SimSwitch sw : switches)
+        {
+            for (final SimPort port : sw.ports)
+            {
+                dropped += port.queue.counters().droppedPackets();
+            }
+        }
+        return dropped;
     }
 
     /**
