@@ -97,7 +97,7 @@ public final class Simulator
         DCTCP,
         /**
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
-         * {@link SimControl} given with {@link #control(SimControl)}.
+         * {@link SimControl} given to the constructor.
          */
         CONTROLLED
     }
