@@ -25,7 +25,7 @@ import java.util.Arrays;
  * send in lockstep, each period one packet from every source of an incast at once into the destination's port, where
  * the last waited about as long as the fixed timeout and was sent again.
  */
-public final class AsyControl implements Simulator.SimControl
+public final class AsyControl implements SimControl
 {
     /**
      * Share of a host link the rates may fill: the rest carries the ACKs of the host's own flows, which no
@@ -100,7 +100,7 @@ public final class AsyControl implements Simulator.SimControl
     /**
      * {@inheritDoc}
      */
-    public Simulator.SimAdmission admission(final int host, final HostTransport transport)
+    public SimAdmission admission(final int host, final HostTransport transport)
     {
         hosts[host] = new Host(host);
         return hosts[host];
@@ -223,7 +223,7 @@ public final class AsyControl implements Simulator.SimControl
         return (h >>> 11) * 0x1.0p-53;
     }
 
-    private final class Host implements Simulator.SimAdmission
+    private final class Host implements SimAdmission
     {
         private final int index;
         private final long[] rateBitsPerSec = new long[hostCount];

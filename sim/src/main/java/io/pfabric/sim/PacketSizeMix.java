@@ -9,9 +9,9 @@ import java.util.Locale;
  * length on the wire is drawn from a mix, as a pure function of its flow and segment, so that a retransmission has
  * the length of the original and a run is the same for every scheme. The transport still carries fixed 1460-byte
  * segments; the simulator accounts each data frame at its drawn length in every queue and pacer
- * ({@link Simulator.PacketSizer}). Lengths are frame bytes without FCS, preamble and gap (24 more on the wire).
+ * ({@link PacketSizer}). Lengths are frame bytes without FCS, preamble and gap (24 more on the wire).
  */
-public enum PacketSizeMix implements Simulator.PacketSizer
+public enum PacketSizeMix implements PacketSizer
 {
     /**
      * Every packet 1500 bytes.

@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4
  * and TCP headers; ACKs are 54 bytes plus 4 and 8 per SACK block.
  */
-final class SimTcp implements Simulator.Endpoint, PacketIo.InboundHandler
+final class SimTcp implements Endpoint, PacketIo.InboundHandler
 {
     static final int SEGMENT_LENGTH = 1_460;
     static final int HEADER_LENGTH = 20;

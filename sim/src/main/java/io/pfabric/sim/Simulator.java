@@ -3,27 +3,22 @@ package io.pfabric.sim;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
-import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.transport.Admission;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.IntArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
@@ -61,13 +56,7 @@ public final class Simulator
      */
     public static final int FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH;
 
-    private static final int FRAME_CAPACITY = 2_048;
-
-    private static final int DESTINATION_OFFSET = 0;
-    private static final int SOURCE_OFFSET = 4;
-    private static final int HANDLE_OFFSET = 8;
     private static final int MAX_POLLS_PER_WAKE = 100_000;
-    private static final long PROGRESS_INTERVAL_NS = 5_000_000_000L;
     private static final long PROGRESS_CHECK_MASK = (1 << 16) - 1;
 
     /**
@@ -83,35 +72,6 @@ public final class Simulator
     public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long sentPackets,
         long receivedPackets)
     {
-    }
-
-    /**
-     * What runs on a host: hostd's transport, or a modelled baseline.
-     */
-    interface Endpoint
-    {
-        /**
-         * Start a flow.
-         *
-         * @param destinationHost the receiver.
-         * @param sizeBytes       its size.
-         * @return completed with the flow's record when its last byte is acknowledged.
-         */
-        CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes);
-
-        /**
-         * Do what is due at the clock's time.
-         *
-         * @return work done.
-         */
-        int poll();
-
-        /**
-         * When something is next due without new input.
-         *
-         * @return nanoseconds, or {@link Long#MAX_VALUE}.
-         */
-        long nextDeadlineNs();
     }
 
     /**
@@ -137,108 +97,31 @@ public final class Simulator
         DCTCP,
         /**
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
-         * {@link SimControl} given with {@link #control(SimControl)}.
+         * {@link SimControl} given to the constructor.
          */
         CONTROLLED
     }
 
-    /**
-     * A central controller on virtual time: ticks when it asks to, and gives each host's transport its admission.
-     */
-    public interface SimControl
-    {
-        /**
-         * The admission a host's transport consults; called once per host when the simulator is built.
-         *
-         * @param host      the host's index.
-         * @param transport its transport.
-         * @return the admission.
-         */
-        SimAdmission admission(int host, HostTransport transport);
-
-        /**
-         * Do what is due: take reports, allocate, deliver grants or rates ({@link #wake(int)} the hosts concerned).
-         *
-         * @param nowNs virtual time.
-         * @return when to tick next, or {@link Long#MAX_VALUE}.
-         */
-        long onTick(long nowNs);
-    }
-
-    /**
-     * An {@link Admission} that can say when a held-back transport should look again.
-     */
-    public interface SimAdmission extends Admission
-    {
-        /**
-         * When a destination held back now may next be admitted without a new control message (a token bucket
-         * refilling); {@link Long#MAX_VALUE} if only a control message can do it (the control will wake the host).
-         *
-         * @param nowNs virtual time.
-         * @return nanoseconds.
-         */
-        long nextAdmitNs(long nowNs);
-    }
-
-    /**
-     * The length a data packet is accounted at by queues and pacers, in place of the frame's own length: the
-     * packet-size mix of a scenario whose transport carries fixed-size segments.
-     */
-    @FunctionalInterface
-    public interface PacketSizer
-    {
-        /**
-         * @param flowId      the flow.
-         * @param offsetBytes the segment's offset in the flow.
-         * @return bytes, without FCS, preamble and gap.
-         */
-        int frameLength(long flowId, long offsetBytes);
-    }
-
-    /**
-     * Told of every frame a port starts to transmit.
-     */
-    @FunctionalInterface
-    public interface TransmitObserver
-    {
-        /**
-         * @param switchIndex   as for {@link #queue(int, int)}.
-         * @param port          as for {@link #queue(int, int)}.
-         * @param nowNs         when transmission starts.
-         * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
-         */
-        void onTransmit(int switchIndex, int port, long nowNs, int payloadLength);
-    }
-
     private final SimFabric fabric;
-    private final Scheme scheme;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
-    private final Host[] hosts;
-    private final Switch[] switches;
+    private final SimHost[] hosts;
+    private final SimSwitch[] switches;
     private final PacketPool packets = new PacketPool();
-    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
     private final UnsafeBuffer departing = new UnsafeBuffer(new byte[FRAME_OVERHEAD]);
     private final boolean storeHeaders;
     private final int storedOffset;
     private final int storedLength;
     private final int handleOffsetInStored;
+    private final QueueSampler sampler;
     private long currentOrder;
     private long nowNs;
     private long processed;
     private long sentPackets;
     private long receivedPackets;
     private long deliveredBytes;
-    private QueueDiscipline sampledQueue;
-    private long samplePeriodNs;
-    private long[] samples = new long[0];
-    private int sampleCount;
-    private SimControl control;
-    private PacketSizer sizer;
+    private final SimControl control;
     private TransmitObserver transmitObserver;
-    private long tierPeriodNs;
-    private final double[] tierByteSums = new double[3];
-    private long tierSamples;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -285,50 +168,56 @@ public final class Simulator
             throw new IllegalArgumentException("a control goes with the controlled scheme, and only with it");
         }
         this.control = control;
-        this.sizer = sizer;
         this.fabric = fabric;
-        this.scheme = scheme;
         this.random = new SplittableRandom(seed);
         final NanoClock clock = () -> nowNs;
+        final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
         final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
         storeHeaders = DisciplineKind.ECN == kind;
-        storedOffset = storeHeaders ? 0 : HANDLE_OFFSET;
+        storedOffset = storeHeaders ? 0 : PacketPool.HANDLE_OFFSET;
         storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
-        handleOffsetInStored = HANDLE_OFFSET - storedOffset;
-        hosts = new Host[fabric.hosts()];
-        switches = new Switch[fabric.leaves() + fabric.spines() + 1];
-        final Switch nics = new Switch(fabric.hosts());
+        handleOffsetInStored = PacketPool.HANDLE_OFFSET - storedOffset;
+        hosts = new SimHost[fabric.hosts()];
+        switches = new SimSwitch[fabric.leaves() + fabric.spines() + 1];
+        final SimSwitch nics = new SimSwitch(fabric.hosts());
         for (int h = 0; h < hosts.length; h++)
         {
-            hosts[h] = new Host(h, configuration, clock);
-            nics.ports[h] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false,
-                fabric.leafOf(h));
+            hosts[h] = new SimHost(this, h, scheme, configuration, clock, control, sizer, packets, header);
+            nics.ports[h] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false, fabric.leafOf(h));
         }
         switches[switches.length - 1] = nics;
         for (int leaf = 0; leaf < fabric.leaves(); leaf++)
         {
-            final Switch sw = new Switch(fabric.hostsPerLeaf() + fabric.spines());
+            final SimSwitch sw = new SimSwitch(fabric.hostsPerLeaf() + fabric.spines());
             for (int i = 0; i < fabric.hostsPerLeaf(); i++)
             {
-                sw.ports[i] = new Port(kind, fabric, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
+                sw.ports[i] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true,
                     leaf * fabric.hostsPerLeaf() + i);
             }
             for (int s = 0; s < fabric.spines(); s++)
             {
-                sw.ports[fabric.hostsPerLeaf() + s] = new Port(kind, fabric, fabric.coreRateBitsPerSec(),
-                    fabric.coreDelayNs(), false, fabric.leaves() + s);
+                sw.ports[fabric.hostsPerLeaf() + s] = port(kind, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(),
+                    false, fabric.leaves() + s);
             }
             switches[leaf] = sw;
         }
         for (int s = 0; s < fabric.spines(); s++)
         {
-            final Switch sw = new Switch(fabric.leaves());
+            final SimSwitch sw = new SimSwitch(fabric.leaves());
             for (int leaf = 0; leaf < fabric.leaves(); leaf++)
             {
-                sw.ports[leaf] = new Port(kind, fabric, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
+                sw.ports[leaf] = port(kind, fabric.coreRateBitsPerSec(), fabric.coreDelayNs(), false, leaf);
             }
             switches[fabric.leaves() + s] = sw;
         }
+        sampler = new QueueSampler(fabric, switches);
+    }
+
+    private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
+        final boolean towardHost, final int peer)
+    {
+        return new SimPort(kind, fabric, rateBitsPerSec, delayNs, towardHost, peer, packets, storedLength,
+            handleOffsetInStored);
     }
 
     /**
@@ -340,10 +229,7 @@ public final class Simulator
      */
     public void sampleQueue(final int switchIndex, final int port, final long periodNs)
     {
-        sampledQueue = queue(switchIndex, port);
-        samplePeriodNs = periodNs;
-        samples = new long[1024];
-        sampleCount = 0;
+        sampler.sampleQueue(queue(switchIndex, port), periodNs);
     }
 
     /**
@@ -353,7 +239,7 @@ public final class Simulator
      */
     public long[] queueSamples()
     {
-        return Arrays.copyOf(samples, sampleCount);
+        return sampler.queueSamples();
     }
 
     /**
@@ -371,28 +257,6 @@ public final class Simulator
     }
 
     /**
-     * Told how a run is going, every few seconds of wall time.
-     */
-    @FunctionalInterface
-    public interface Progress
-    {
-        /**
-         * How far the run is.
-         *
-         * @param completed      flows completed.
-         * @param total          flows in the trace.
-         * @param virtualNs      virtual time.
-         * @param eventCount     events processed.
-         * @param deliveredBytes payload bytes that reached their receivers so far, retransmissions included: wall
-         *                       time grows with bytes carried, so this against the total tells how far the run is
-         *                       better than flows completed (the last flows to complete are the large ones).
-         * @param totalBytes     bytes of all flows in the trace.
-         */
-        void onProgress(int completed, int total, long virtualNs, long eventCount, long deliveredBytes,
-            long totalBytes);
-    }
-
-    /**
      * {@link #run(List, long)}, reporting progress every five seconds of wall time.
      *
      * @param trace    the flows; host indices are the fabric's.
@@ -402,31 +266,12 @@ public final class Simulator
      */
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
     {
-        long nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
-        if (null != sampledQueue)
-        {
-            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
-        }
-        if (null != control)
-        {
-            events.schedule(nowNs, CONTROL_TICK, 0, 0);
-        }
-        if (tierPeriodNs > 0)
-        {
-            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
-        }
+        final ProgressReporter reporter = new ProgressReporter(progress);
+        scheduleRecurring();
         final FlowRecord[] records = new FlowRecord[trace.size()];
         final WorkloadTrace.FlowSpec[] flows = trace.toArray(WorkloadTrace.FlowSpec[]::new);
         final int[] completed = { 0 };
-        long totalBytes = 0;
-        for (final WorkloadTrace.FlowSpec flow : flows)
-        {
-            totalBytes += flow.sizeBytes();
-            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
-            {
-                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
-            }
-        }
+        final long totalBytes = totalBytes(flows);
         final int[] startOrder = byStartTime(flows);
         final long firstStartOrder = events.reserveOrders(flows.length);
         int nextStart = 0;
@@ -443,10 +288,9 @@ public final class Simulator
             }
             nowNs = events.timeNs();
             currentOrder = events.order();
-            if (0 == (++processed & PROGRESS_CHECK_MASK) && System.nanoTime() - nextReportNs >= 0)
+            if (0 == (++processed & PROGRESS_CHECK_MASK))
             {
-                nextReportNs = System.nanoTime() + PROGRESS_INTERVAL_NS;
-                progress.onProgress(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
+                reporter.check(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
             }
             final int node = events.node();
             final int arg = events.arg();
@@ -458,70 +302,20 @@ public final class Simulator
                     {
                         scheduleStart(flows, startOrder[nextStart], firstStartOrder);
                     }
-                    final WorkloadTrace.FlowSpec flow = flows[arg];
-                    hosts[node].endpoint.send(flow.destinationHost(), flow.sizeBytes())
-                        .whenComplete((record, error) ->
-                        {
-                            if (null != record)
-                            {
-                                records[arg] = record;
-                                completed[0]++;
-                            }
-                        });
-                    drive(node);
+                    startFlow(node, flows[arg], arg, records, completed);
                 }
-                case HOST_WAKE ->
-                {
-                    if (hosts[node].wakeNs == nowNs)
-                    {
-                        hosts[node].wakeNs = Long.MAX_VALUE;
-                        drive(node);
-                    }
-                }
-                case HOST_ARRIVAL ->
-                {
-                    receivedPackets++;
-                    deliveredBytes += packets.payloadLength(arg);
-                    hosts[node].inbox.addInt(arg);
-                    drive(node);
-                }
+                case HOST_WAKE -> onHostWake(node);
+                case HOST_ARRIVAL -> onHostArrival(node, arg);
                 case SWITCH_ARRIVAL -> onSwitchArrival(node, arg);
                 case PORT_FREE -> startTransmission(node, arg);
-                case QUEUE_SAMPLE ->
-                {
-                    if (sampleCount == samples.length)
-                    {
-                        samples = Arrays.copyOf(samples, 2 * sampleCount);
-                    }
-                    samples[sampleCount++] = sampledQueue.byteCount();
-                    events.schedule(nowNs + samplePeriodNs, QUEUE_SAMPLE, 0, 0);
-                }
-                case CONTROL_TICK ->
-                {
-                    final long next = control.onTick(nowNs);
-                    if (Long.MAX_VALUE != next)
-                    {
-                        events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
-                    }
-                }
-                case TIER_SAMPLE ->
-                {
-                    sampleTiers();
-                    events.schedule(nowNs + tierPeriodNs, TIER_SAMPLE, 0, 0);
-                }
+                case QUEUE_SAMPLE -> onQueueSample();
+                case CONTROL_TICK -> onControlTick();
+                case TIER_SAMPLE -> onTierSample();
                 default -> throw new IllegalStateException("unknown event " + events.kind());
             }
         }
         drainInFlight(limitNs);
-        long dropped = 0;
-        for (final Switch sw : switches)
-        {
-            for (final Port port : sw.ports)
-            {
-                dropped += port.queue.counters().droppedPackets();
-            }
-        }
-        return new Result(records, nowNs, processed, dropped, sentPackets, receivedPackets);
+        return new Result(records, nowNs, processed, droppedPackets(), sentPackets, receivedPackets);
     }
 
     /**
@@ -531,7 +325,7 @@ public final class Simulator
      */
     public void sampleTiers(final long periodNs)
     {
-        tierPeriodNs = periodNs;
+        sampler.sampleTiers(periodNs);
     }
 
     /**
@@ -542,9 +336,7 @@ public final class Simulator
      */
     public double meanTierQueueBytes(final int tier)
     {
-        final int ports = 0 == tier ? fabric.hosts() : 1 == tier ?
-            fabric.leaves() * (fabric.hostsPerLeaf() + fabric.spines()) : fabric.spines() * fabric.leaves();
-        return 0 == tierSamples || 0 == ports ? 0 : tierByteSums[tier] / tierSamples / ports;
+        return sampler.meanTierQueueBytes(tier);
     }
 
     /**
@@ -589,17 +381,40 @@ public final class Simulator
         return fabric;
     }
 
-    private void sampleTiers()
+    /**
+     * The events that recur while a run lasts, each first due now: the samples asked for and the control's ticks.
+     */
+    private void scheduleRecurring()
     {
-        tierSamples++;
-        for (int s = 0; s < switches.length; s++)
+        if (sampler.samplesQueue())
         {
-            final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
-            for (final Port port : switches[s].ports)
+            events.schedule(nowNs, QUEUE_SAMPLE, 0, 0);
+        }
+        if (null != control)
+        {
+            events.schedule(nowNs, CONTROL_TICK, 0, 0);
+        }
+        if (sampler.samplesTiers())
+        {
+            events.schedule(nowNs, TIER_SAMPLE, 0, 0);
+        }
+    }
+
+    /**
+     * The bytes of every flow in a trace, once each flow is known to name only the fabric's hosts.
+     */
+    private long totalBytes(final WorkloadTrace.FlowSpec[] flows)
+    {
+        long totalBytes = 0;
+        for (final WorkloadTrace.FlowSpec flow : flows)
+        {
+            totalBytes += flow.sizeBytes();
+            if (flow.sourceHost() >= hosts.length || flow.destinationHost() >= hosts.length)
             {
-                tierByteSums[tier] += port.queue.byteCount();
+                throw new IllegalArgumentException("flow " + flow.flowIndex() + " names a host the fabric lacks");
             }
         }
+        return totalBytes;
     }
 
     /**
@@ -621,6 +436,63 @@ public final class Simulator
     {
         final WorkloadTrace.FlowSpec flow = flows[index];
         events.schedule(flow.startNs(), firstStartOrder + index, FLOW_START, flow.sourceHost(), index);
+    }
+
+    /**
+     * Hand a flow to its source's endpoint, which records it and counts it completed when its last byte is
+     * acknowledged, and let the source act.
+     */
+    private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
+        final FlowRecord[] records, final int[] completed)
+    {
+        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes())
+            .whenComplete((record, error) ->
+            {
+                if (null != record)
+                {
+                    records[index] = record;
+                    completed[0]++;
+                }
+            });
+        drive(host);
+    }
+
+    private void onHostWake(final int host)
+    {
+        if (hosts[host].wakeNs == nowNs)
+        {
+            hosts[host].wakeNs = Long.MAX_VALUE;
+            drive(host);
+        }
+    }
+
+    private void onHostArrival(final int host, final int packet)
+    {
+        receivedPackets++;
+        deliveredBytes += packets.payloadLength(packet);
+        hosts[host].inbox.addInt(packet);
+        drive(host);
+    }
+
+    private void onQueueSample()
+    {
+        sampler.recordQueue();
+        events.schedule(nowNs + sampler.queuePeriodNs(), QUEUE_SAMPLE, 0, 0);
+    }
+
+    private void onControlTick()
+    {
+        final long next = control.onTick(nowNs);
+        if (Long.MAX_VALUE != next)
+        {
+            events.schedule(Math.max(next, nowNs + 1), CONTROL_TICK, 0, 0);
+        }
+    }
+
+    private void onTierSample()
+    {
+        sampler.recordTiers();
+        events.schedule(nowNs + sampler.tierPeriodNs(), TIER_SAMPLE, 0, 0);
     }
 
     /**
@@ -656,6 +528,19 @@ public final class Simulator
         }
     }
 
+    private long droppedPackets()
+    {
+        long dropped = 0;
+        for (final SimSwitch sw : switches)
+        {
+            for (final SimPort port : sw.ports)
+            {
+                dropped += port.queue.counters().droppedPackets();
+            }
+        }
+        return dropped;
+    }
+
     /**
      * Virtual time now.
      *
@@ -680,12 +565,21 @@ public final class Simulator
     }
 
     /**
+     * A frame a host sends, described in the pool: into the host's NIC.
+     */
+    void onHostSend(final int host, final int packet)
+    {
+        sentPackets++;
+        offer(switches.length - 1, host, packet);
+    }
+
+    /**
      * Let a host do everything due at this instant: poll its transport until nothing is left to do now (a poll
      * handles a bounded batch, so an overdue deadline means poll again), then wake it at its next deadline.
      */
     private void drive(final int host)
     {
-        final Host h = hosts[host];
+        final SimHost h = hosts[host];
         long next;
         int polls = 0;
         while (true)
@@ -732,7 +626,7 @@ public final class Simulator
 
     private void offer(final int switchIndex, final int portIndex, final int packet)
     {
-        final Port port = switches[switchIndex].ports[portIndex];
+        final SimPort port = switches[switchIndex].ports[portIndex];
         final long freeAtNs = port.freeAtNs;
         final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
         if (!busy && port.queue.passThrough(packets.length(packet)))
@@ -755,7 +649,7 @@ public final class Simulator
 
     private void startTransmission(final int switchIndex, final int portIndex)
     {
-        final Port port = switches[switchIndex].ports[portIndex];
+        final SimPort port = switches[switchIndex].ports[portIndex];
         port.freePending = false;
         if (port.queue.isEmpty())
         {
@@ -770,7 +664,7 @@ public final class Simulator
         transmit(switchIndex, portIndex, port, packet, length);
     }
 
-    private void transmit(final int switchIndex, final int portIndex, final Port port, final int packet,
+    private void transmit(final int switchIndex, final int portIndex, final SimPort port, final int packet,
         final int length)
     {
         if (null != transmitObserver)
@@ -787,280 +681,5 @@ public final class Simulator
             events.schedule(doneNs, port.freeOrder, PORT_FREE, switchIndex, portIndex);
         }
         events.schedule(doneNs + port.delayNs, port.towardHost ? HOST_ARRIVAL : SWITCH_ARRIVAL, port.peer, packet);
-    }
-
-    private final class Host implements PacketIo
-    {
-        private final int index;
-        private final Endpoint endpoint;
-        private final boolean ecnCapable;
-        private final IntArrayQueue inbox = new IntArrayQueue();
-        private long wakeNs = Long.MAX_VALUE;
-        private int lastFrameLength;
-
-        Host(final int index, final TransportConfiguration configuration, final NanoClock clock)
-        {
-            this.index = index;
-            if (Scheme.TCP == scheme || Scheme.DCTCP == scheme)
-            {
-                final SimTcp tcp = new SimTcp(index, Scheme.DCTCP == scheme, this, clock);
-                this.endpoint = tcp;
-                this.ecnCapable = tcp.ecnCapable();
-            }
-            else
-            {
-                final HostTransport transport = new HostTransport(configuration, index,
-                    null == sizer ? fabric.edgeRateBitsPerSec() : 0, FRAME_OVERHEAD, this, clock,
-                    new TransportListener()
-                    {
-                    }, false);
-                final SimAdmission admission = null == control ? null : control.admission(index, transport);
-                transport.admission(admission);
-                this.endpoint = new Endpoint()
-                {
-                    private int lastWork = 1;
-
-                    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
-                    {
-                        return transport.send(destinationHost, sizeBytes);
-                    }
-
-                    public int poll()
-                    {
-                        lastWork = transport.poll();
-                        return lastWork;
-                    }
-
-                    public long nextDeadlineNs()
-                    {
-                        final long next = transport.nextDeadlineNs();
-                        if (null != admission && 0 == lastWork && next <= nowNs)
-                        {
-                            // Held back: every flow with room waits for its admission.
-                            return admission.nextAdmitNs(nowNs);
-                        }
-                        return next;
-                    }
-                };
-                this.ecnCapable = false;
-            }
-        }
-
-        public int poll(final InboundHandler handler, final int limit)
-        {
-            int taken = 0;
-            while (taken < limit && !inbox.isEmpty())
-            {
-                final int packet = inbox.pollInt();
-                final UnsafeBuffer frame = packets.frame(packet);
-                handler.onPacket(frame.getInt(SOURCE_OFFSET, ByteOrder.BIG_ENDIAN), frame, FRAME_OVERHEAD,
-                    packets.contentLength(packet));
-                packets.release(packet);
-                taken++;
-            }
-            return taken;
-        }
-
-        public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
-        {
-            final int packet = packets.acquire();
-            final UnsafeBuffer frame = packets.frame(packet);
-            frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
-            frame.putInt(DESTINATION_OFFSET, destinationHost, ByteOrder.BIG_ENDIAN);
-            frame.putInt(SOURCE_OFFSET, index, ByteOrder.BIG_ENDIAN);
-            frame.putInt(HANDLE_OFFSET, packet);
-            frame.putShort(EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, (short)EthernetFlyweight.ETHERTYPE_IPV4,
-                ByteOrder.BIG_ENDIAN);
-            frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
-            frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
-                (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
-            frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
-            final long priority;
-            final long flowId;
-            final int payloadLength;
-            int frameLength = FRAME_OVERHEAD + length;
-            int pathHint = -1;
-            if (Scheme.PFABRIC == scheme || Scheme.LINERATE == scheme || Scheme.CONTROLLED == scheme)
-            {
-                header.wrap(frame, FRAME_OVERHEAD);
-                priority = header.priority();
-                flowId = header.flowId();
-                final boolean data = PfabricHeaderFlyweight.TYPE_DATA == header.type();
-                payloadLength = data ? header.payloadLength() : 0;
-                if (data && null != sizer)
-                {
-                    frameLength = sizer.frameLength(flowId, header.segmentOffset());
-                }
-                if (data && header.pathFlag())
-                {
-                    pathHint = header.pathHint();
-                }
-                lastFrameLength = frameLength;
-            }
-            else
-            {
-                priority = 0;
-                flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
-                payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
-            }
-            packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint);
-            sentPackets++;
-            offer(switches.length - 1, index, packet);
-            return true;
-        }
-
-        public int maxPacketLength()
-        {
-            return FRAME_CAPACITY - FRAME_OVERHEAD;
-        }
-
-        public void flush()
-        {
-        }
-
-        public void close()
-        {
-        }
-    }
-
-    private static final class Switch
-    {
-        private final Port[] ports;
-
-        Switch(final int portCount)
-        {
-            ports = new Port[portCount];
-        }
-    }
-
-    private final class Port
-    {
-        private final QueueDiscipline queue;
-        private final EgressPacer pacer;
-        private final long delayNs;
-        private final boolean towardHost;
-        private final int peer;
-        private long freeAtNs = Long.MIN_VALUE;
-        private long freeOrder;
-        private boolean freePending;
-
-        Port(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
-            final boolean towardHost, final int peer)
-        {
-            this.queue = kind.newQueue(fabric.bufferLength(), FRAME_CAPACITY, storedLength)
-                .dropHandler((buffer, offset, length, reason) ->
-                    packets.release(buffer.getInt(offset + handleOffsetInStored)));
-            this.pacer = new EgressPacer(rateBitsPerSec, 1);
-            this.delayNs = delayNs;
-            this.towardHost = towardHost;
-            this.peer = peer;
-        }
-    }
-
-    /**
-     * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
-     * each frame, what the switches read from it (its length, destination, priority and flow id), its payload's
-     * length, its path hint and the length of its content, packed in four longs so that a hop reads one cache line.
-     */
-    private static final class PacketPool
-    {
-        private static final int STRIDE = 4;
-        private static final int PRIORITY = 0;
-        private static final int FLOW_ID = 1;
-        private static final int LENGTH_AND_DESTINATION = 2;
-        private static final int HINT_CONTENT_AND_PAYLOAD = 3;
-        private static final int SHORT_MASK = 0xFFFF;
-
-        private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
-        private long[] descriptions = new long[STRIDE * 1024];
-        private int[] free = new int[1024];
-        private int freeCount;
-        private int allocated;
-
-        int acquire()
-        {
-            if (freeCount > 0)
-            {
-                return free[--freeCount];
-            }
-            if (allocated == frames.length)
-            {
-                final int capacity = allocated * 2;
-                frames = Arrays.copyOf(frames, capacity);
-                descriptions = Arrays.copyOf(descriptions, STRIDE * capacity);
-                free = Arrays.copyOf(free, capacity);
-            }
-            frames[allocated] = new UnsafeBuffer(new byte[FRAME_CAPACITY]);
-            return allocated++;
-        }
-
-        void release(final int packet)
-        {
-            free[freeCount++] = packet;
-        }
-
-        UnsafeBuffer frame(final int packet)
-        {
-            return frames[packet];
-        }
-
-        int length(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32);
-        }
-
-        int destination(final int packet)
-        {
-            return (int)descriptions[STRIDE * packet + LENGTH_AND_DESTINATION];
-        }
-
-        long priority(final int packet)
-        {
-            return descriptions[STRIDE * packet + PRIORITY];
-        }
-
-        long flowId(final int packet)
-        {
-            return descriptions[STRIDE * packet + FLOW_ID];
-        }
-
-        int payloadLength(final int packet)
-        {
-            return (int)descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] & SHORT_MASK;
-        }
-
-        int contentLength(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >>> 16) & SHORT_MASK;
-        }
-
-        int pathHint(final int packet)
-        {
-            return (int)(descriptions[STRIDE * packet + HINT_CONTENT_AND_PAYLOAD] >> 32);
-        }
-
-        /**
-         * Describe a frame about to leave its host.
-         *
-         * @param packet        the frame.
-         * @param length        its length in queues and pacers, without FCS, preamble and gap.
-         * @param destination   the receiving host.
-         * @param priority      its pFabric priority, 0 for the baselines.
-         * @param flowId        its flow.
-         * @param payloadLength its payload bytes, 0 for ACKs and probes; below 2^16.
-         * @param contentLength bytes after the simulator's headers; below 2^16.
-         * @param pathHint      the spine it asks for, or -1.
-         */
-        void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
-            final int payloadLength, final int contentLength, final int pathHint)
-        {
-            final int base = STRIDE * packet;
-            final long[] d = descriptions;
-            d[base + PRIORITY] = priority;
-            d[base + FLOW_ID] = flowId;
-            d[base + LENGTH_AND_DESTINATION] = ((long)length << 32) | (destination & 0xFFFF_FFFFL);
-            d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
-                (payloadLength & SHORT_MASK);
-        }
     }
 }

@@ -34,7 +34,7 @@ import org.agrona.collections.LongArrayQueue;
  * at least one control delay before its slot begins. A grant not used within its slot expires and the cell is asked
  * for again. ACKs are not scheduled: they leave at once, at the highest priority.
  */
-public final class SynControl implements Simulator.SimControl
+public final class SynControl implements SimControl
 {
     /**
      * Bytes of the longest ACK frame without FCS: Ethernet and IPv4 headers and a pFabric header with
@@ -137,7 +137,7 @@ public final class SynControl implements Simulator.SimControl
     /**
      * {@inheritDoc}
      */
-    public Simulator.SimAdmission admission(final int host, final HostTransport transport)
+    public SimAdmission admission(final int host, final HostTransport transport)
     {
         hosts[host] = new Host(host);
         return hosts[host];
@@ -180,7 +180,7 @@ public final class SynControl implements Simulator.SimControl
         return (slot + 1) * slotNs;
     }
 
-    private final class Host implements Simulator.SimAdmission
+    private final class Host implements SimAdmission
     {
         private final int index;
         private final SynAdmission admission;

@@ -1,0 +1,34 @@
+package io.pfabric.sim;
+
+import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueDiscipline;
+
+/**
+ * A simulated switch port or host NIC: switchd's queue drained by switchd's pacer at the link's rate onto a link of
+ * a one-way delay to its peer, a host or a switch. A frame the queue drops goes back to the pool.
+ */
+final class SimPort
+{
+    final QueueDiscipline queue;
+    final EgressPacer pacer;
+    final long delayNs;
+    final boolean towardHost;
+    final int peer;
+    long freeAtNs = Long.MIN_VALUE;
+    long freeOrder;
+    boolean freePending;
+
+    SimPort(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
+        final boolean towardHost, final int peer, final PacketPool packets, final int storedLength,
+        final int handleOffsetInStored)
+    {
+        this.queue = kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength)
+            .dropHandler((buffer, offset, length, reason) ->
+                packets.release(buffer.getInt(offset + handleOffsetInStored)));
+        this.pacer = new EgressPacer(rateBitsPerSec, 1);
+        this.delayNs = delayNs;
+        this.towardHost = towardHost;
+        this.peer = peer;
+    }
+}
