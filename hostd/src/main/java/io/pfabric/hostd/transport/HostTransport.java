@@ -69,8 +69,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final Long2LongHashMap slotByFlow = new Long2LongHashMap(-1);
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
-    private final Long2LongHashMap completedSizes = new Long2LongHashMap(-1);
-    private final long[] completedRing = new long[COMPLETED_FLOWS_REMEMBERED];
+    private final CompletedFlows completed = new CompletedFlows();
     private final FlowHeap timeouts = new FlowHeap(64);
     private final FlowHeap ready = new FlowHeap(64);
     private final OutboundPacket outbound = new OutboundPacket();
@@ -93,8 +92,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final int[] heldSlots = new int[BATCH];
     private Admission admission;
     private boolean heldBack;
-    private int completedRingNext;
-    private int completedCount;
     private long flowCounter;
     private long nowNs;
     private boolean closed;
@@ -512,8 +509,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         FlowReceiver receiver = receiversByFlow.get(flowId);
         if (null == receiver)
         {
-            final long completedSize = completedSizes.get(flowId);
-            if (completedSize >= 0)
+            final long completedSize = completed.sizeBytes(flowId);
+            if (CompletedFlows.UNKNOWN != completedSize)
             {
                 counters.duplicatePackets++;
                 sendAck(sourceHost, flowId, completedSize, completedSize, null);
@@ -549,28 +546,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         if (receiver.isComplete())
         {
             receiversByFlow.remove(flowId);
-            rememberCompleted(flowId, receiver.sizeBytes());
+            completed.remember(flowId, receiver.sizeBytes());
             counters.messagesDelivered++;
             if (keepPayload)
             {
                 listener.onMessage(sourceHost, flowId, receiver.message(), (int)receiver.sizeBytes());
             }
         }
-    }
-
-    private void rememberCompleted(final long flowId, final long sizeBytes)
-    {
-        if (completedCount == COMPLETED_FLOWS_REMEMBERED)
-        {
-            completedSizes.remove(completedRing[completedRingNext]);
-        }
-        else
-        {
-            completedCount++;
-        }
-        completedRing[completedRingNext] = flowId;
-        completedRingNext = (completedRingNext + 1) % COMPLETED_FLOWS_REMEMBERED;
-        completedSizes.put(flowId, sizeBytes);
     }
 
     private void sendAck(
