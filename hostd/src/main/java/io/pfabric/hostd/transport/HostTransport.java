@@ -5,7 +5,6 @@ import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -13,9 +12,6 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -67,11 +63,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final EgressPacer pacer;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final Long2LongHashMap slotByFlow = new Long2LongHashMap(-1);
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
     private final CompletedFlows completed = new CompletedFlows();
     private final FlowHeap timeouts = new FlowHeap(64);
     private final FlowHeap ready = new FlowHeap(64);
+    private final FlowTable flows = new FlowTable();
     private final OutboundPacket outbound = new OutboundPacket();
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
     private final PfabricHeaderFlyweight inbound = new PfabricHeaderFlyweight();
@@ -82,13 +78,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final long[] sackEnds = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
     private final TransportCounters counters = new TransportCounters();
 
-    private FlowSender[] senders = new FlowSender[64];
-    private byte[][] payloads = new byte[64][];
-    private int[] freeSlots = new int[64];
-    private int freeCount;
-    private int slotLimit;
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    private CompletableFuture<FlowRecord>[] futures = new CompletableFuture[64];
     private final int[] heldSlots = new int[BATCH];
     private Admission admission;
     private boolean heldBack;
@@ -215,18 +204,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public void destinationBacklog(final int[] sendablePackets, final int[] activeFlows)
     {
-        Arrays.fill(sendablePackets, 0);
-        Arrays.fill(activeFlows, 0);
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            final FlowSender sender = senders[slot];
-            if (null != sender && !sender.isComplete())
-            {
-                final int destination = sender.destinationHost();
-                sendablePackets[destination] += sender.sendablePackets();
-                activeFlows[destination]++;
-            }
-        }
+        flows.destinationBacklog(sendablePackets, activeFlows);
     }
 
     /**
@@ -279,11 +257,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final long flowId = ((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL);
         final FlowSender sender =
             new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
-        final int slot = allocateSlot();
-        senders[slot] = sender;
-        payloads[slot] = payload;
-        futures[slot] = future;
-        slotByFlow.put(flowId, slot);
+        final int slot = flows.add(sender, payload, future);
         refresh(slot);
         counters.flowsStarted++;
     }
@@ -393,7 +367,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         while (sent < BATCH && !ready.isEmpty() && (null == pacer || pacer.mayRelease(nowNs)))
         {
             final int slot = ready.minSlot();
-            final FlowSender sender = senders[slot];
+            final FlowSender sender = flows.sender(slot);
             int pathHint = Admission.NO_PATH;
             if (null != admission)
             {
@@ -411,7 +385,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
                 pathHint = admission.pathHint(destination);
             }
             sender.nextPacket(nowNs, outbound);
-            final int length = writeData(sender, payloads[slot], pathHint);
+            final int length = writeData(sender, flows.payload(slot), pathHint);
             if (!io.send(sender.destinationHost(), sendBuffer, 0, length))
             {
                 counters.sendFailures++;
@@ -594,14 +568,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private void onAck()
     {
-        final long slotValue = slotByFlow.get(inbound.flowId());
-        if (slotValue < 0)
+        final int slot = flows.slotOf(inbound.flowId());
+        if (FlowTable.NO_SLOT == slot)
         {
             counters.staleAcks++;
             return;
         }
-        final int slot = (int)slotValue;
-        final FlowSender sender = senders[slot];
+        final FlowSender sender = flows.sender(slot);
         final int sackCount = Math.min(inbound.sackCount(), PfabricHeaderFlyweight.MAX_SACK_BLOCKS);
         if (inbound.headerLength() < PfabricHeaderFlyweight.HEADER_LENGTH +
             sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
@@ -641,7 +614,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
                 break;
             }
             timeouts.remove(slot);
-            final FlowSender sender = senders[slot];
+            final FlowSender sender = flows.sender(slot);
             if (sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
             {
                 sender.onTimeout(nowNs);
@@ -655,7 +628,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private void refresh(final int slot)
     {
-        final FlowSender sender = senders[slot];
+        final FlowSender sender = flows.sender(slot);
         if (sender.canSend())
         {
             ready.upsert(slot, (sender.priority() << 31) | (arrivalOrder(slot) & SEQUENCE_MASK));
@@ -676,22 +649,17 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private long arrivalOrder(final int slot)
     {
-        return senders[slot].flowId() & 0xFFFF_FFFFL;
+        return flows.sender(slot).flowId() & 0xFFFF_FFFFL;
     }
 
     private void finish(final int slot, final long endNs)
     {
-        final FlowSender sender = senders[slot];
+        final FlowSender sender = flows.sender(slot);
         ready.remove(slot);
         timeouts.remove(slot);
-        slotByFlow.remove(sender.flowId());
         final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
             sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
-        final CompletableFuture<FlowRecord> future = futures[slot];
-        senders[slot] = null;
-        payloads[slot] = null;
-        futures[slot] = null;
-        freeSlots[freeCount++] = slot;
+        final CompletableFuture<FlowRecord> future = flows.remove(slot);
         if (record.isComplete())
         {
             counters.flowsCompleted++;
@@ -707,23 +675,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
     }
 
-    private int allocateSlot()
-    {
-        if (freeCount > 0)
-        {
-            return freeSlots[--freeCount];
-        }
-        if (slotLimit == senders.length)
-        {
-            final int capacity = senders.length * 2;
-            senders = Arrays.copyOf(senders, capacity);
-            payloads = Arrays.copyOf(payloads, capacity);
-            futures = Arrays.copyOf(futures, capacity);
-            freeSlots = Arrays.copyOf(freeSlots, capacity);
-        }
-        return slotLimit++;
-    }
-
     /**
      * Stop: every flow not yet complete is reported to the listener as incomplete and its future fails with an
      * {@link IncompleteFlowException}; sends still waiting fail too. Transport thread only, after the last duty
@@ -732,15 +683,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public void onClose()
     {
         closed = true;
-        final List<Integer> active = new ArrayList<>();
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            if (null != senders[slot])
-            {
-                active.add(slot);
-            }
-        }
-        for (final int slot : active)
+        for (final int slot : flows.occupiedSlots())
         {
             finish(slot, -1);
         }
@@ -758,7 +701,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public int activeFlows()
     {
-        return slotByFlow.size();
+        return flows.size();
     }
 
     /**
@@ -768,13 +711,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public void forEachSender(final Consumer<FlowSender> visitor)
     {
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            if (null != senders[slot])
-            {
-                visitor.accept(senders[slot]);
-            }
-        }
+        flows.forEach(visitor);
     }
 
     /**
