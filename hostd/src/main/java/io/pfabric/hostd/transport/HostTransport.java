@@ -51,7 +51,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
 
     private static final int MAX_PACKET_LENGTH = PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH + 65_000;
-    private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
 
     private TransportConfiguration configuration;
     private final int localHost;
@@ -65,8 +64,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
     private final CompletedFlows completed = new CompletedFlows();
-    private final FlowHeap timeouts = new FlowHeap(64);
-    private final FlowHeap ready = new FlowHeap(64);
+    private final SendScheduler scheduler = new SendScheduler();
     private final FlowTable flows = new FlowTable();
     private final OutboundPacket outbound = new OutboundPacket();
     private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
@@ -258,7 +256,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final FlowSender sender =
             new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
         final int slot = flows.add(sender, payload, future);
-        refresh(slot);
+        scheduler.refresh(slot, sender);
         counters.flowsStarted++;
     }
 
@@ -276,7 +274,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && !ready.isEmpty() && !heldBack && pacingWaitNs() <= SPIN_PACING_NS)
+        if (0 == work && scheduler.hasReady() && !heldBack && pacingWaitNs() <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -324,13 +322,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public long nextDeadlineNs()
     {
         long next = Long.MAX_VALUE;
-        if (!ready.isEmpty())
+        if (scheduler.hasReady())
         {
             next = null == pacer ? nowNs : pacer.nextDepartureNs();
         }
-        if (!timeouts.isEmpty())
+        if (scheduler.hasTimers())
         {
-            next = Math.min(next, timeouts.key(timeouts.minSlot()));
+            next = Math.min(next, scheduler.earliestDeadlineNs());
         }
         return next;
     }
@@ -352,7 +350,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return admission.awaitHeldBack(nowNs, timeoutNs);
         }
-        return io.await(this, ready.isEmpty() ? timeoutNs : Math.max(0, Math.min(timeoutNs, pacingWaitNs())));
+        return io.await(
+            this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, pacingWaitNs())) : timeoutNs);
     }
 
     private long pacingWaitNs()
@@ -364,9 +363,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         int sent = 0;
         int held = 0;
-        while (sent < BATCH && !ready.isEmpty() && (null == pacer || pacer.mayRelease(nowNs)))
+        while (sent < BATCH && scheduler.hasReady() && (null == pacer || pacer.mayRelease(nowNs)))
         {
-            final int slot = ready.minSlot();
+            final int slot = scheduler.mostUrgentSlot();
             final FlowSender sender = flows.sender(slot);
             int pathHint = Admission.NO_PATH;
             if (null != admission)
@@ -374,7 +373,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
                 final int destination = sender.destinationHost();
                 if (!admission.mayAdmit(destination, nowNs))
                 {
-                    ready.remove(slot);
+                    scheduler.setAside(slot);
                     heldSlots[held++] = slot;
                     if (held == heldSlots.length)
                     {
@@ -399,7 +398,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
                 admission.onAdmitted(sender.destinationHost(), nowNs, wireOverheadLength + length);
             }
             counters.packetsSent++;
-            refresh(slot);
+            scheduler.refresh(slot, sender);
             sent++;
         }
         heldBack = held > 0 && 0 == sent;
@@ -408,7 +407,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             counters.packetsHeldBack += held;
             for (int i = 0; i < held; i++)
             {
-                refresh(heldSlots[i]);
+                final int slot = heldSlots[i];
+                scheduler.refresh(slot, flows.sender(slot));
             }
         }
         return sent;
@@ -595,7 +595,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         else
         {
-            refresh(slot);
+            scheduler.refresh(slot, sender);
         }
     }
 
@@ -606,57 +606,29 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private int expireTimeouts()
     {
         int expired = 0;
-        while (expired < BATCH && !timeouts.isEmpty())
+        while (expired < BATCH)
         {
-            final int slot = timeouts.minSlot();
-            if (timeouts.key(slot) - nowNs > 0)
+            final int slot = scheduler.takeExpired(nowNs);
+            if (SendScheduler.NONE == slot)
             {
                 break;
             }
-            timeouts.remove(slot);
             final FlowSender sender = flows.sender(slot);
             if (sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
             {
                 sender.onTimeout(nowNs);
                 counters.timeouts++;
             }
-            refresh(slot);
+            scheduler.refresh(slot, sender);
             expired++;
         }
         return expired;
     }
 
-    private void refresh(final int slot)
-    {
-        final FlowSender sender = flows.sender(slot);
-        if (sender.canSend())
-        {
-            ready.upsert(slot, (sender.priority() << 31) | (arrivalOrder(slot) & SEQUENCE_MASK));
-        }
-        else
-        {
-            ready.remove(slot);
-        }
-        if (sender.isTimerArmed())
-        {
-            timeouts.upsert(slot, sender.timeoutDeadlineNs());
-        }
-        else
-        {
-            timeouts.remove(slot);
-        }
-    }
-
-    private long arrivalOrder(final int slot)
-    {
-        return flows.sender(slot).flowId() & 0xFFFF_FFFFL;
-    }
-
     private void finish(final int slot, final long endNs)
     {
         final FlowSender sender = flows.sender(slot);
-        ready.remove(slot);
-        timeouts.remove(slot);
+        scheduler.remove(slot);
         final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
             sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
         final CompletableFuture<FlowRecord> future = flows.remove(slot);
