@@ -3,7 +3,6 @@ package io.pfabric.hostd.transport;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.dataplane.pacer.EgressPacer;
-import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
@@ -11,7 +10,6 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -50,8 +48,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
 
-    private static final int MAX_PACKET_LENGTH = PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH + 65_000;
-
     private TransportConfiguration configuration;
     private final int localHost;
     private final int wireOverheadLength;
@@ -67,10 +63,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final SendScheduler scheduler = new SendScheduler();
     private final FlowTable flows = new FlowTable();
     private final OutboundPacket outbound = new OutboundPacket();
-    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+    private final PacketWriter writer = new PacketWriter();
     private final PfabricHeaderFlyweight inbound = new PfabricHeaderFlyweight();
-    private final UnsafeBuffer sendBuffer =
-        new UnsafeBuffer(ByteBuffer.allocateDirect(BitUtil.align(MAX_PACKET_LENGTH, 64)));
     private final UnsafeBuffer inboundView = new UnsafeBuffer(0, 0);
     private final long[] sackStarts = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
     private final long[] sackEnds = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
@@ -384,8 +378,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
                 pathHint = admission.pathHint(destination);
             }
             sender.nextPacket(nowNs, outbound);
-            final int length = writeData(sender, flows.payload(slot), pathHint);
-            if (!io.send(sender.destinationHost(), sendBuffer, 0, length))
+            final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
+            if (!io.send(sender.destinationHost(), writer.buffer(), 0, length))
             {
                 counters.sendFailures++;
             }
@@ -412,36 +406,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             }
         }
         return sent;
-    }
-
-    private int writeData(final FlowSender sender, final byte[] payload, final int pathHint)
-    {
-        final int payloadLength = outbound.payloadLength();
-        final int payloadOffset = PfabricHeaderFlyweight.HEADER_LENGTH;
-        if (null != payload)
-        {
-            sendBuffer.putBytes(payloadOffset, payload, (int)outbound.offsetBytes(), payloadLength);
-        }
-        else
-        {
-            sendBuffer.setMemory(payloadOffset, payloadLength, (byte)0);
-        }
-        header.wrap(sendBuffer, 0)
-            .version(PfabricHeaderFlyweight.VERSION)
-            .type(outbound.type())
-            .flags(0)
-            .finFlag(outbound.fin())
-            .pathFlag(pathHint >= 0)
-            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
-            .priority(outbound.priority())
-            .flowId(sender.flowId())
-            .segmentOffset(outbound.offsetBytes())
-            .flowSize(sender.sizeBytes())
-            .payloadLength(payloadLength)
-            .sackCount(0)
-            .pathHint(pathHint >= 0 ? pathHint : 0)
-            .computeChecksum(payloadLength);
-        return PfabricHeaderFlyweight.HEADER_LENGTH + payloadLength;
     }
 
     /**
@@ -536,26 +500,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final long cumulativeAckBytes,
         final FlowReceiver receiver)
     {
-        final int sackCount = null == receiver ? 0 : receiver.sackBlocks(sackStarts, sackEnds);
-        header.wrap(sendBuffer, 0)
-            .version(PfabricHeaderFlyweight.VERSION)
-            .type(PfabricHeaderFlyweight.TYPE_ACK)
-            .flags(0)
-            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH + sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
-            .priority(0)
-            .flowId(flowId)
-            .ack(cumulativeAckBytes)
-            .flowSize(sizeBytes)
-            .payloadLength(0)
-            .sackCount(sackCount)
-            .pathHint(0);
-        for (int i = 0; i < sackCount; i++)
-        {
-            header.sackBlock(i, sackStarts[i], sackEnds[i]);
-        }
-        header.computeChecksum(0);
-        final int length = header.headerLength();
-        if (!io.send(destinationHost, sendBuffer, 0, length))
+        final int length = writer.writeAck(flowId, sizeBytes, cumulativeAckBytes, receiver);
+        if (!io.send(destinationHost, writer.buffer(), 0, length))
         {
             counters.sendFailures++;
         }
