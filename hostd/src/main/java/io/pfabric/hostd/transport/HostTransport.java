@@ -2,7 +2,6 @@ package io.pfabric.hostd.transport;
 
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
-import io.pfabric.dataplane.pacer.EgressPacer;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
@@ -50,12 +49,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private TransportConfiguration configuration;
     private final int localHost;
-    private final int wireOverheadLength;
     private final PacketIo io;
     private final NanoClock clock;
     private final TransportListener listener;
     private final boolean keepPayload;
-    private final EgressPacer pacer;
+    private final Egress egress;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
@@ -106,12 +104,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         this.configuration = configuration;
         this.localHost = localHost;
-        this.wireOverheadLength = wireOverheadLength;
         this.io = io;
         this.clock = clock;
         this.listener = listener;
         this.keepPayload = keepPayload;
-        this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
+        this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, wireOverheadLength, counters);
         this.nowNs = clock.nanoTime();
     }
 
@@ -268,7 +265,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && scheduler.hasReady() && !heldBack && pacingWaitNs() <= SPIN_PACING_NS)
+        if (0 == work && scheduler.hasReady() && !heldBack && egress.waitNs(nowNs) <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -318,7 +315,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         long next = Long.MAX_VALUE;
         if (scheduler.hasReady())
         {
-            next = null == pacer ? nowNs : pacer.nextDepartureNs();
+            next = egress.nextDepartureNs(nowNs);
         }
         if (scheduler.hasTimers())
         {
@@ -345,19 +342,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             return admission.awaitHeldBack(nowNs, timeoutNs);
         }
         return io.await(
-            this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, pacingWaitNs())) : timeoutNs);
-    }
-
-    private long pacingWaitNs()
-    {
-        return null == pacer ? 0 : pacer.nextDepartureNs() - nowNs;
+            this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, egress.waitNs(nowNs))) : timeoutNs);
     }
 
     private int transmit()
     {
         int sent = 0;
         int held = 0;
-        while (sent < BATCH && scheduler.hasReady() && (null == pacer || pacer.mayRelease(nowNs)))
+        while (sent < BATCH && scheduler.hasReady() && egress.mayRelease(nowNs))
         {
             final int slot = scheduler.mostUrgentSlot();
             final FlowSender sender = flows.sender(slot);
@@ -379,17 +371,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             }
             sender.nextPacket(nowNs, outbound);
             final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
-            if (!io.send(sender.destinationHost(), writer.buffer(), 0, length))
-            {
-                counters.sendFailures++;
-            }
-            if (null != pacer)
-            {
-                pacer.onRelease(nowNs, wireOverheadLength + length);
-            }
+            egress.send(sender.destinationHost(), length, nowNs);
             if (null != admission)
             {
-                admission.onAdmitted(sender.destinationHost(), nowNs, wireOverheadLength + length);
+                admission.onAdmitted(sender.destinationHost(), nowNs, egress.wireLength(length));
             }
             counters.packetsSent++;
             scheduler.refresh(slot, sender);
@@ -500,15 +485,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final long cumulativeAckBytes,
         final FlowReceiver receiver)
     {
-        final int length = writer.writeAck(flowId, sizeBytes, cumulativeAckBytes, receiver);
-        if (!io.send(destinationHost, writer.buffer(), 0, length))
-        {
-            counters.sendFailures++;
-        }
-        if (null != pacer)
-        {
-            pacer.onRelease(nowNs, wireOverheadLength + length);
-        }
+        egress.send(destinationHost, writer.writeAck(flowId, sizeBytes, cumulativeAckBytes, receiver), nowNs);
         counters.acksSent++;
     }
 
