@@ -7,7 +7,6 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -62,10 +61,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final FlowTable flows = new FlowTable();
     private final OutboundPacket outbound = new OutboundPacket();
     private final PacketWriter writer = new PacketWriter();
-    private final PfabricHeaderFlyweight inbound = new PfabricHeaderFlyweight();
-    private final UnsafeBuffer inboundView = new UnsafeBuffer(0, 0);
-    private final long[] sackStarts = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
-    private final long[] sackEnds = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
+    private final InboundReader inbound = new InboundReader();
     private final TransportCounters counters = new TransportCounters();
 
     private final int[] heldSlots = new int[BATCH];
@@ -400,35 +396,24 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         nowNs = clock.nanoTime();
         counters.packetsReceived++;
-        if (length < PfabricHeaderFlyweight.HEADER_LENGTH)
+        if (!inbound.read(buffer, offset, length))
         {
             counters.malformedPackets++;
             return;
         }
-        inboundView.wrap(buffer, offset, length);
-        inbound.wrap(inboundView, 0);
-        final int headerLength = inbound.headerLength();
-        final int payloadLength = inbound.payloadLength();
-        if (PfabricHeaderFlyweight.VERSION != inbound.version() ||
-            headerLength < PfabricHeaderFlyweight.HEADER_LENGTH || headerLength + payloadLength != length ||
-            !inbound.checksumValid())
+        switch (inbound.header().type())
         {
-            counters.malformedPackets++;
-            return;
-        }
-        switch (inbound.type())
-        {
-            case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE ->
-                onDataOrProbe(sourceHost, headerLength, payloadLength);
+            case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE -> onDataOrProbe(sourceHost);
             case PfabricHeaderFlyweight.TYPE_ACK -> onAck();
             default -> counters.malformedPackets++;
         }
     }
 
-    private void onDataOrProbe(final int sourceHost, final int headerLength, final int payloadLength)
+    private void onDataOrProbe(final int sourceHost)
     {
-        final long flowId = inbound.flowId();
-        final long sizeBytes = inbound.flowSize();
+        final PfabricHeaderFlyweight header = inbound.header();
+        final long flowId = header.flowId();
+        final long sizeBytes = header.flowSize();
         FlowReceiver receiver = receiversByFlow.get(flowId);
         if (null == receiver)
         {
@@ -448,9 +433,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             receiver = new FlowReceiver(flowId, sourceHost, sizeBytes, configuration.segmentLength(), keepPayload);
             receiversByFlow.put(flowId, receiver);
         }
-        if (PfabricHeaderFlyweight.TYPE_DATA == inbound.type())
+        if (PfabricHeaderFlyweight.TYPE_DATA == header.type())
         {
-            final int result = receiver.onData(inbound.segmentOffset(), inboundView, headerLength, payloadLength);
+            final int result = receiver.onData(
+                header.segmentOffset(), inbound.packet(), inbound.headerLength(), inbound.payloadLength());
             if (FlowReceiver.INVALID == result)
             {
                 counters.malformedPackets++;
@@ -491,27 +477,22 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
 
     private void onAck()
     {
-        final int slot = flows.slotOf(inbound.flowId());
+        final PfabricHeaderFlyweight header = inbound.header();
+        final int slot = flows.slotOf(header.flowId());
         if (FlowTable.NO_SLOT == slot)
         {
             counters.staleAcks++;
             return;
         }
         final FlowSender sender = flows.sender(slot);
-        final int sackCount = Math.min(inbound.sackCount(), PfabricHeaderFlyweight.MAX_SACK_BLOCKS);
-        if (inbound.headerLength() < PfabricHeaderFlyweight.HEADER_LENGTH +
-            sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
+        final int sackCount = inbound.readSackBlocks();
+        if (InboundReader.MALFORMED == sackCount)
         {
             counters.malformedPackets++;
             return;
         }
-        for (int i = 0; i < sackCount; i++)
-        {
-            sackStarts[i] = inbound.sackStart(i);
-            sackEnds[i] = inbound.sackEnd(i);
-        }
         counters.acksReceived++;
-        sender.onAck(nowNs, inbound.ack(), sackCount, sackStarts, sackEnds);
+        sender.onAck(nowNs, header.ack(), sackCount, inbound.sackStarts(), inbound.sackEnds());
         if (sender.isComplete())
         {
             finish(slot, sender.completedNs());
