@@ -3,7 +3,6 @@ package io.pfabric.hostd.transport;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
@@ -51,12 +50,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final PacketIo io;
     private final NanoClock clock;
     private final TransportListener listener;
-    private final boolean keepPayload;
     private final Egress egress;
+    private final ReceiverDemux receivers;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
-    private final CompletedFlows completed = new CompletedFlows();
     private final SendScheduler scheduler = new SendScheduler();
     private final FlowTable flows = new FlowTable();
     private final OutboundPacket outbound = new OutboundPacket();
@@ -103,8 +100,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.io = io;
         this.clock = clock;
         this.listener = listener;
-        this.keepPayload = keepPayload;
         this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, wireOverheadLength, counters);
+        this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
         this.nowNs = clock.nanoTime();
     }
 
@@ -403,76 +400,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         switch (inbound.header().type())
         {
-            case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE -> onDataOrProbe(sourceHost);
+            case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE ->
+                receivers.onDataOrProbe(sourceHost, inbound, configuration, nowNs);
             case PfabricHeaderFlyweight.TYPE_ACK -> onAck();
             default -> counters.malformedPackets++;
         }
-    }
-
-    private void onDataOrProbe(final int sourceHost)
-    {
-        final PfabricHeaderFlyweight header = inbound.header();
-        final long flowId = header.flowId();
-        final long sizeBytes = header.flowSize();
-        FlowReceiver receiver = receiversByFlow.get(flowId);
-        if (null == receiver)
-        {
-            final long completedSize = completed.sizeBytes(flowId);
-            if (CompletedFlows.UNKNOWN != completedSize)
-            {
-                counters.duplicatePackets++;
-                sendAck(sourceHost, flowId, completedSize, completedSize, null);
-                return;
-            }
-            if (sizeBytes < 1 || (keepPayload && sizeBytes > Integer.MAX_VALUE - 8) ||
-                (int)(flowId >>> 32) != sourceHost)
-            {
-                counters.malformedPackets++;
-                return;
-            }
-            receiver = new FlowReceiver(flowId, sourceHost, sizeBytes, configuration.segmentLength(), keepPayload);
-            receiversByFlow.put(flowId, receiver);
-        }
-        if (PfabricHeaderFlyweight.TYPE_DATA == header.type())
-        {
-            final int result = receiver.onData(
-                header.segmentOffset(), inbound.packet(), inbound.headerLength(), inbound.payloadLength());
-            if (FlowReceiver.INVALID == result)
-            {
-                counters.malformedPackets++;
-                return;
-            }
-            if (FlowReceiver.DUPLICATE == result)
-            {
-                counters.duplicatePackets++;
-            }
-        }
-        else
-        {
-            counters.probesReceived++;
-        }
-        sendAck(sourceHost, flowId, receiver.sizeBytes(), receiver.cumulativeAckBytes(), receiver);
-        if (receiver.isComplete())
-        {
-            receiversByFlow.remove(flowId);
-            completed.remember(flowId, receiver.sizeBytes());
-            counters.messagesDelivered++;
-            if (keepPayload)
-            {
-                listener.onMessage(sourceHost, flowId, receiver.message(), (int)receiver.sizeBytes());
-            }
-        }
-    }
-
-    private void sendAck(
-        final int destinationHost,
-        final long flowId,
-        final long sizeBytes,
-        final long cumulativeAckBytes,
-        final FlowReceiver receiver)
-    {
-        egress.send(destinationHost, writer.writeAck(flowId, sizeBytes, cumulativeAckBytes, receiver), nowNs);
-        counters.acksSent++;
     }
 
     private void onAck()
