@@ -51,19 +51,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final NanoClock clock;
     private final TransportListener listener;
     private final Egress egress;
+    private final Transmitter transmitter;
     private final ReceiverDemux receivers;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands =
         new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
     private final SendScheduler scheduler = new SendScheduler();
     private final FlowTable flows = new FlowTable();
-    private final OutboundPacket outbound = new OutboundPacket();
-    private final PacketWriter writer = new PacketWriter();
     private final InboundReader inbound = new InboundReader();
     private final TransportCounters counters = new TransportCounters();
 
-    private final int[] heldSlots = new int[BATCH];
     private Admission admission;
-    private boolean heldBack;
     private long flowCounter;
     private long nowNs;
     private boolean closed;
@@ -100,7 +97,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.io = io;
         this.clock = clock;
         this.listener = listener;
+        final PacketWriter writer = new PacketWriter();
         this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, wireOverheadLength, counters);
+        this.transmitter = new Transmitter(flows, scheduler, writer, egress, counters);
         this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
         this.nowNs = clock.nanoTime();
     }
@@ -258,7 +257,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && scheduler.hasReady() && !heldBack && egress.waitNs(nowNs) <= SPIN_PACING_NS)
+        if (0 == work && scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(nowNs) <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -292,7 +291,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             work += admission.poll(nowNs, this);
         }
-        work += transmit();
+        work += transmitter.transmit(nowNs, admission);
         io.flush();
         return work;
     }
@@ -330,60 +329,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return 0;
         }
-        if (heldBack)
+        if (transmitter.heldBack())
         {
             return admission.awaitHeldBack(nowNs, timeoutNs);
         }
         return io.await(
             this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, egress.waitNs(nowNs))) : timeoutNs);
-    }
-
-    private int transmit()
-    {
-        int sent = 0;
-        int held = 0;
-        while (sent < BATCH && scheduler.hasReady() && egress.mayRelease(nowNs))
-        {
-            final int slot = scheduler.mostUrgentSlot();
-            final FlowSender sender = flows.sender(slot);
-            int pathHint = Admission.NO_PATH;
-            if (null != admission)
-            {
-                final int destination = sender.destinationHost();
-                if (!admission.mayAdmit(destination, nowNs))
-                {
-                    scheduler.setAside(slot);
-                    heldSlots[held++] = slot;
-                    if (held == heldSlots.length)
-                    {
-                        break;
-                    }
-                    continue;
-                }
-                pathHint = admission.pathHint(destination);
-            }
-            sender.nextPacket(nowNs, outbound);
-            final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
-            egress.send(sender.destinationHost(), length, nowNs);
-            if (null != admission)
-            {
-                admission.onAdmitted(sender.destinationHost(), nowNs, egress.wireLength(length));
-            }
-            counters.packetsSent++;
-            scheduler.refresh(slot, sender);
-            sent++;
-        }
-        heldBack = held > 0 && 0 == sent;
-        if (held > 0)
-        {
-            counters.packetsHeldBack += held;
-            for (int i = 0; i < held; i++)
-            {
-                final int slot = heldSlots[i];
-                scheduler.refresh(slot, flows.sender(slot));
-            }
-        }
-        return sent;
     }
 
     /**
