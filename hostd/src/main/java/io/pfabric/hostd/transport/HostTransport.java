@@ -4,7 +4,6 @@ import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +20,13 @@ import java.util.function.Consumer;
  * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
  * completed on the transport's thread (use the {@code ...Async} methods to leave it). Everything else belongs to the
  * transport's thread.
+ * <p>
+ * Its parts do one job each and the transport wires them and runs the duty cycle: a {@code CommandQueue} (sends and
+ * settings from other threads), a {@code FlowTable} (the flows being sent, by slot), a {@code SendScheduler} (their
+ * SRPT order and their timeouts), a {@code Transmitter} (a round of sending, under the {@link Admission}), a
+ * {@code PacketWriter} and an {@code Egress} (each packet written, then handed to the I/O at the link's pace), an
+ * {@code InboundReader} (each packet received, checked) and a {@code ReceiverDemux} (data to its flow's receiver,
+ * answered with an ACK).
  */
 public final class HostTransport implements Agent, PacketIo.InboundHandler
 {
@@ -50,16 +56,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final PacketIo io;
     private final NanoClock clock;
     private final TransportListener listener;
+    private final TransportCounters counters = new TransportCounters();
+    private final CommandQueue commands = new CommandQueue();
+    private final FlowTable flows = new FlowTable();
+    private final SendScheduler scheduler = new SendScheduler();
+    private final InboundReader inbound = new InboundReader();
     private final Egress egress;
     private final Transmitter transmitter;
     private final ReceiverDemux receivers;
-    private final ManyToOneConcurrentArrayQueue<Runnable> commands =
-        new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final SendScheduler scheduler = new SendScheduler();
-    private final FlowTable flows = new FlowTable();
-    private final InboundReader inbound = new InboundReader();
-    private final TransportCounters counters = new TransportCounters();
-
     private Admission admission;
     private long flowCounter;
     private long nowNs;
@@ -274,17 +278,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int poll()
     {
         nowNs = clock.nanoTime();
-        int work = 0;
-        for (int i = 0; i < BATCH; i++)
-        {
-            final Runnable command = commands.poll();
-            if (null == command)
-            {
-                break;
-            }
-            command.run();
-            work++;
-        }
+        int work = commands.run(BATCH);
         work += io.poll(this, BATCH);
         work += expireTimeouts();
         if (null != admission)
@@ -446,11 +440,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             finish(slot, -1);
         }
-        Runnable command;
-        while (null != (command = commands.poll()))
-        {
-            command.run();
-        }
+        commands.runAll();
     }
 
     /**
