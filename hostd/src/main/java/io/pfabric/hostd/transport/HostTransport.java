@@ -2,20 +2,10 @@ package io.pfabric.hostd.transport;
 
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
-import io.pfabric.dataplane.pacer.EgressPacer;
-import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -30,6 +20,13 @@ import java.util.function.Consumer;
  * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
  * completed on the transport's thread (use the {@code ...Async} methods to leave it). Everything else belongs to the
  * transport's thread.
+ * <p>
+ * Its parts do one job each and the transport wires them and runs the duty cycle: a {@code CommandQueue} (sends and
+ * settings from other threads), a {@code FlowTable} (the flows being sent, by slot), a {@code SendScheduler} (their
+ * SRPT order and their timeouts), a {@code Transmitter} (a round of sending, under the {@link Admission}), a
+ * {@code PacketWriter} and an {@code Egress} (each packet written, then handed to the I/O at the link's pace), an
+ * {@code InboundReader} (each packet received, checked) and a {@code ReceiverDemux} (data to its flow's receiver,
+ * answered with an ACK).
  */
 public final class HostTransport implements Agent, PacketIo.InboundHandler
 {
@@ -54,47 +51,20 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
 
-    private static final int MAX_PACKET_LENGTH = PfabricHeaderFlyweight.ACK_MAX_HEADER_LENGTH + 65_000;
-    private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
-
     private TransportConfiguration configuration;
     private final int localHost;
-    private final int wireOverheadLength;
     private final PacketIo io;
     private final NanoClock clock;
     private final TransportListener listener;
-    private final boolean keepPayload;
-    private final EgressPacer pacer;
-    private final ManyToOneConcurrentArrayQueue<Runnable> commands =
-        new ManyToOneConcurrentArrayQueue<>(COMMAND_QUEUE_CAPACITY);
-    private final Long2LongHashMap slotByFlow = new Long2LongHashMap(-1);
-    private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
-    private final Long2LongHashMap completedSizes = new Long2LongHashMap(-1);
-    private final long[] completedRing = new long[COMPLETED_FLOWS_REMEMBERED];
-    private final FlowHeap timeouts = new FlowHeap(64);
-    private final FlowHeap ready = new FlowHeap(64);
-    private final OutboundPacket outbound = new OutboundPacket();
-    private final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
-    private final PfabricHeaderFlyweight inbound = new PfabricHeaderFlyweight();
-    private final UnsafeBuffer sendBuffer =
-        new UnsafeBuffer(ByteBuffer.allocateDirect(BitUtil.align(MAX_PACKET_LENGTH, 64)));
-    private final UnsafeBuffer inboundView = new UnsafeBuffer(0, 0);
-    private final long[] sackStarts = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
-    private final long[] sackEnds = new long[PfabricHeaderFlyweight.MAX_SACK_BLOCKS];
     private final TransportCounters counters = new TransportCounters();
-
-    private FlowSender[] senders = new FlowSender[64];
-    private byte[][] payloads = new byte[64][];
-    private int[] freeSlots = new int[64];
-    private int freeCount;
-    private int slotLimit;
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    private CompletableFuture<FlowRecord>[] futures = new CompletableFuture[64];
-    private final int[] heldSlots = new int[BATCH];
+    private final CommandQueue commands = new CommandQueue();
+    private final FlowTable flows = new FlowTable();
+    private final SendScheduler scheduler = new SendScheduler();
+    private final InboundReader inbound = new InboundReader();
+    private final Egress egress;
+    private final Transmitter transmitter;
+    private final ReceiverDemux receivers;
     private Admission admission;
-    private boolean heldBack;
-    private int completedRingNext;
-    private int completedCount;
     private long flowCounter;
     private long nowNs;
     private boolean closed;
@@ -128,12 +98,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         this.configuration = configuration;
         this.localHost = localHost;
-        this.wireOverheadLength = wireOverheadLength;
         this.io = io;
         this.clock = clock;
         this.listener = listener;
-        this.keepPayload = keepPayload;
-        this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
+        final PacketWriter writer = new PacketWriter();
+        this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, wireOverheadLength, counters);
+        this.transmitter = new Transmitter(flows, scheduler, writer, egress, counters);
+        this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
         this.nowNs = clock.nanoTime();
     }
 
@@ -218,18 +189,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public void destinationBacklog(final int[] sendablePackets, final int[] activeFlows)
     {
-        Arrays.fill(sendablePackets, 0);
-        Arrays.fill(activeFlows, 0);
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            final FlowSender sender = senders[slot];
-            if (null != sender && !sender.isComplete())
-            {
-                final int destination = sender.destinationHost();
-                sendablePackets[destination] += sender.sendablePackets();
-                activeFlows[destination]++;
-            }
-        }
+        flows.destinationBacklog(sendablePackets, activeFlows);
     }
 
     /**
@@ -282,12 +242,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final long flowId = ((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL);
         final FlowSender sender =
             new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
-        final int slot = allocateSlot();
-        senders[slot] = sender;
-        payloads[slot] = payload;
-        futures[slot] = future;
-        slotByFlow.put(flowId, slot);
-        refresh(slot);
+        final int slot = flows.add(sender, payload, future);
+        scheduler.refresh(slot, sender);
         counters.flowsStarted++;
     }
 
@@ -305,7 +261,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && !ready.isEmpty() && !heldBack && pacingWaitNs() <= SPIN_PACING_NS)
+        if (0 == work && scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(nowNs) <= SPIN_PACING_NS)
         {
             work = 1;
         }
@@ -322,24 +278,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int poll()
     {
         nowNs = clock.nanoTime();
-        int work = 0;
-        for (int i = 0; i < BATCH; i++)
-        {
-            final Runnable command = commands.poll();
-            if (null == command)
-            {
-                break;
-            }
-            command.run();
-            work++;
-        }
+        int work = commands.run(BATCH);
         work += io.poll(this, BATCH);
         work += expireTimeouts();
         if (null != admission)
         {
             work += admission.poll(nowNs, this);
         }
-        work += transmit();
+        work += transmitter.transmit(nowNs, admission);
         io.flush();
         return work;
     }
@@ -353,13 +299,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public long nextDeadlineNs()
     {
         long next = Long.MAX_VALUE;
-        if (!ready.isEmpty())
+        if (scheduler.hasReady())
         {
-            next = null == pacer ? nowNs : pacer.nextDepartureNs();
+            next = egress.nextDepartureNs(nowNs);
         }
-        if (!timeouts.isEmpty())
+        if (scheduler.hasTimers())
         {
-            next = Math.min(next, timeouts.key(timeouts.minSlot()));
+            next = Math.min(next, scheduler.earliestDeadlineNs());
         }
         return next;
     }
@@ -377,100 +323,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return 0;
         }
-        if (heldBack)
+        if (transmitter.heldBack())
         {
             return admission.awaitHeldBack(nowNs, timeoutNs);
         }
-        return io.await(this, ready.isEmpty() ? timeoutNs : Math.max(0, Math.min(timeoutNs, pacingWaitNs())));
-    }
-
-    private long pacingWaitNs()
-    {
-        return null == pacer ? 0 : pacer.nextDepartureNs() - nowNs;
-    }
-
-    private int transmit()
-    {
-        int sent = 0;
-        int held = 0;
-        while (sent < BATCH && !ready.isEmpty() && (null == pacer || pacer.mayRelease(nowNs)))
-        {
-            final int slot = ready.minSlot();
-            final FlowSender sender = senders[slot];
-            int pathHint = Admission.NO_PATH;
-            if (null != admission)
-            {
-                final int destination = sender.destinationHost();
-                if (!admission.mayAdmit(destination, nowNs))
-                {
-                    ready.remove(slot);
-                    heldSlots[held++] = slot;
-                    if (held == heldSlots.length)
-                    {
-                        break;
-                    }
-                    continue;
-                }
-                pathHint = admission.pathHint(destination);
-            }
-            sender.nextPacket(nowNs, outbound);
-            final int length = writeData(sender, payloads[slot], pathHint);
-            if (!io.send(sender.destinationHost(), sendBuffer, 0, length))
-            {
-                counters.sendFailures++;
-            }
-            if (null != pacer)
-            {
-                pacer.onRelease(nowNs, wireOverheadLength + length);
-            }
-            if (null != admission)
-            {
-                admission.onAdmitted(sender.destinationHost(), nowNs, wireOverheadLength + length);
-            }
-            counters.packetsSent++;
-            refresh(slot);
-            sent++;
-        }
-        heldBack = held > 0 && 0 == sent;
-        if (held > 0)
-        {
-            counters.packetsHeldBack += held;
-            for (int i = 0; i < held; i++)
-            {
-                refresh(heldSlots[i]);
-            }
-        }
-        return sent;
-    }
-
-    private int writeData(final FlowSender sender, final byte[] payload, final int pathHint)
-    {
-        final int payloadLength = outbound.payloadLength();
-        final int payloadOffset = PfabricHeaderFlyweight.HEADER_LENGTH;
-        if (null != payload)
-        {
-            sendBuffer.putBytes(payloadOffset, payload, (int)outbound.offsetBytes(), payloadLength);
-        }
-        else
-        {
-            sendBuffer.setMemory(payloadOffset, payloadLength, (byte)0);
-        }
-        header.wrap(sendBuffer, 0)
-            .version(PfabricHeaderFlyweight.VERSION)
-            .type(outbound.type())
-            .flags(0)
-            .finFlag(outbound.fin())
-            .pathFlag(pathHint >= 0)
-            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
-            .priority(outbound.priority())
-            .flowId(sender.flowId())
-            .segmentOffset(outbound.offsetBytes())
-            .flowSize(sender.sizeBytes())
-            .payloadLength(payloadLength)
-            .sackCount(0)
-            .pathHint(pathHint >= 0 ? pathHint : 0)
-            .computeChecksum(payloadLength);
-        return PfabricHeaderFlyweight.HEADER_LENGTH + payloadLength;
+        return io.await(
+            this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, egress.waitNs(nowNs))) : timeoutNs);
     }
 
     /**
@@ -480,167 +338,45 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         nowNs = clock.nanoTime();
         counters.packetsReceived++;
-        if (length < PfabricHeaderFlyweight.HEADER_LENGTH)
+        if (!inbound.read(buffer, offset, length))
         {
             counters.malformedPackets++;
             return;
         }
-        inboundView.wrap(buffer, offset, length);
-        inbound.wrap(inboundView, 0);
-        final int headerLength = inbound.headerLength();
-        final int payloadLength = inbound.payloadLength();
-        if (PfabricHeaderFlyweight.VERSION != inbound.version() ||
-            headerLength < PfabricHeaderFlyweight.HEADER_LENGTH || headerLength + payloadLength != length ||
-            !inbound.checksumValid())
-        {
-            counters.malformedPackets++;
-            return;
-        }
-        switch (inbound.type())
+        switch (inbound.header().type())
         {
             case PfabricHeaderFlyweight.TYPE_DATA, PfabricHeaderFlyweight.TYPE_PROBE ->
-                onDataOrProbe(sourceHost, headerLength, payloadLength);
+                receivers.onDataOrProbe(sourceHost, inbound, configuration, nowNs);
             case PfabricHeaderFlyweight.TYPE_ACK -> onAck();
             default -> counters.malformedPackets++;
         }
     }
 
-    private void onDataOrProbe(final int sourceHost, final int headerLength, final int payloadLength)
-    {
-        final long flowId = inbound.flowId();
-        final long sizeBytes = inbound.flowSize();
-        FlowReceiver receiver = receiversByFlow.get(flowId);
-        if (null == receiver)
-        {
-            final long completedSize = completedSizes.get(flowId);
-            if (completedSize >= 0)
-            {
-                counters.duplicatePackets++;
-                sendAck(sourceHost, flowId, completedSize, completedSize, null);
-                return;
-            }
-            if (sizeBytes < 1 || (keepPayload && sizeBytes > Integer.MAX_VALUE - 8) ||
-                (int)(flowId >>> 32) != sourceHost)
-            {
-                counters.malformedPackets++;
-                return;
-            }
-            receiver = new FlowReceiver(flowId, sourceHost, sizeBytes, configuration.segmentLength(), keepPayload);
-            receiversByFlow.put(flowId, receiver);
-        }
-        if (PfabricHeaderFlyweight.TYPE_DATA == inbound.type())
-        {
-            final int result = receiver.onData(inbound.segmentOffset(), inboundView, headerLength, payloadLength);
-            if (FlowReceiver.INVALID == result)
-            {
-                counters.malformedPackets++;
-                return;
-            }
-            if (FlowReceiver.DUPLICATE == result)
-            {
-                counters.duplicatePackets++;
-            }
-        }
-        else
-        {
-            counters.probesReceived++;
-        }
-        sendAck(sourceHost, flowId, receiver.sizeBytes(), receiver.cumulativeAckBytes(), receiver);
-        if (receiver.isComplete())
-        {
-            receiversByFlow.remove(flowId);
-            rememberCompleted(flowId, receiver.sizeBytes());
-            counters.messagesDelivered++;
-            if (keepPayload)
-            {
-                listener.onMessage(sourceHost, flowId, receiver.message(), (int)receiver.sizeBytes());
-            }
-        }
-    }
-
-    private void rememberCompleted(final long flowId, final long sizeBytes)
-    {
-        if (completedCount == COMPLETED_FLOWS_REMEMBERED)
-        {
-            completedSizes.remove(completedRing[completedRingNext]);
-        }
-        else
-        {
-            completedCount++;
-        }
-        completedRing[completedRingNext] = flowId;
-        completedRingNext = (completedRingNext + 1) % COMPLETED_FLOWS_REMEMBERED;
-        completedSizes.put(flowId, sizeBytes);
-    }
-
-    private void sendAck(
-        final int destinationHost,
-        final long flowId,
-        final long sizeBytes,
-        final long cumulativeAckBytes,
-        final FlowReceiver receiver)
-    {
-        final int sackCount = null == receiver ? 0 : receiver.sackBlocks(sackStarts, sackEnds);
-        header.wrap(sendBuffer, 0)
-            .version(PfabricHeaderFlyweight.VERSION)
-            .type(PfabricHeaderFlyweight.TYPE_ACK)
-            .flags(0)
-            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH + sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
-            .priority(0)
-            .flowId(flowId)
-            .ack(cumulativeAckBytes)
-            .flowSize(sizeBytes)
-            .payloadLength(0)
-            .sackCount(sackCount)
-            .pathHint(0);
-        for (int i = 0; i < sackCount; i++)
-        {
-            header.sackBlock(i, sackStarts[i], sackEnds[i]);
-        }
-        header.computeChecksum(0);
-        final int length = header.headerLength();
-        if (!io.send(destinationHost, sendBuffer, 0, length))
-        {
-            counters.sendFailures++;
-        }
-        if (null != pacer)
-        {
-            pacer.onRelease(nowNs, wireOverheadLength + length);
-        }
-        counters.acksSent++;
-    }
-
     private void onAck()
     {
-        final long slotValue = slotByFlow.get(inbound.flowId());
-        if (slotValue < 0)
+        final PfabricHeaderFlyweight header = inbound.header();
+        final int slot = flows.slotOf(header.flowId());
+        if (FlowTable.NO_SLOT == slot)
         {
             counters.staleAcks++;
             return;
         }
-        final int slot = (int)slotValue;
-        final FlowSender sender = senders[slot];
-        final int sackCount = Math.min(inbound.sackCount(), PfabricHeaderFlyweight.MAX_SACK_BLOCKS);
-        if (inbound.headerLength() < PfabricHeaderFlyweight.HEADER_LENGTH +
-            sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
+        final FlowSender sender = flows.sender(slot);
+        final int sackCount = inbound.readSackBlocks();
+        if (InboundReader.MALFORMED == sackCount)
         {
             counters.malformedPackets++;
             return;
         }
-        for (int i = 0; i < sackCount; i++)
-        {
-            sackStarts[i] = inbound.sackStart(i);
-            sackEnds[i] = inbound.sackEnd(i);
-        }
         counters.acksReceived++;
-        sender.onAck(nowNs, inbound.ack(), sackCount, sackStarts, sackEnds);
+        sender.onAck(nowNs, header.ack(), sackCount, inbound.sackStarts(), inbound.sackEnds());
         if (sender.isComplete())
         {
             finish(slot, sender.completedNs());
         }
         else
         {
-            refresh(slot);
+            scheduler.refresh(slot, sender);
         }
     }
 
@@ -651,65 +387,32 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private int expireTimeouts()
     {
         int expired = 0;
-        while (expired < BATCH && !timeouts.isEmpty())
+        while (expired < BATCH)
         {
-            final int slot = timeouts.minSlot();
-            if (timeouts.key(slot) - nowNs > 0)
+            final int slot = scheduler.takeExpired(nowNs);
+            if (SendScheduler.NONE == slot)
             {
                 break;
             }
-            timeouts.remove(slot);
-            final FlowSender sender = senders[slot];
+            final FlowSender sender = flows.sender(slot);
             if (sender.isTimerArmed() && sender.timeoutDeadlineNs() - nowNs <= 0)
             {
                 sender.onTimeout(nowNs);
                 counters.timeouts++;
             }
-            refresh(slot);
+            scheduler.refresh(slot, sender);
             expired++;
         }
         return expired;
     }
 
-    private void refresh(final int slot)
-    {
-        final FlowSender sender = senders[slot];
-        if (sender.canSend())
-        {
-            ready.upsert(slot, (sender.priority() << 31) | (arrivalOrder(slot) & SEQUENCE_MASK));
-        }
-        else
-        {
-            ready.remove(slot);
-        }
-        if (sender.isTimerArmed())
-        {
-            timeouts.upsert(slot, sender.timeoutDeadlineNs());
-        }
-        else
-        {
-            timeouts.remove(slot);
-        }
-    }
-
-    private long arrivalOrder(final int slot)
-    {
-        return senders[slot].flowId() & 0xFFFF_FFFFL;
-    }
-
     private void finish(final int slot, final long endNs)
     {
-        final FlowSender sender = senders[slot];
-        ready.remove(slot);
-        timeouts.remove(slot);
-        slotByFlow.remove(sender.flowId());
+        final FlowSender sender = flows.sender(slot);
+        scheduler.remove(slot);
         final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
             sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
-        final CompletableFuture<FlowRecord> future = futures[slot];
-        senders[slot] = null;
-        payloads[slot] = null;
-        futures[slot] = null;
-        freeSlots[freeCount++] = slot;
+        final CompletableFuture<FlowRecord> future = flows.remove(slot);
         if (record.isComplete())
         {
             counters.flowsCompleted++;
@@ -725,23 +428,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
     }
 
-    private int allocateSlot()
-    {
-        if (freeCount > 0)
-        {
-            return freeSlots[--freeCount];
-        }
-        if (slotLimit == senders.length)
-        {
-            final int capacity = senders.length * 2;
-            senders = Arrays.copyOf(senders, capacity);
-            payloads = Arrays.copyOf(payloads, capacity);
-            futures = Arrays.copyOf(futures, capacity);
-            freeSlots = Arrays.copyOf(freeSlots, capacity);
-        }
-        return slotLimit++;
-    }
-
     /**
      * Stop: every flow not yet complete is reported to the listener as incomplete and its future fails with an
      * {@link IncompleteFlowException}; sends still waiting fail too. Transport thread only, after the last duty
@@ -750,23 +436,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public void onClose()
     {
         closed = true;
-        final List<Integer> active = new ArrayList<>();
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            if (null != senders[slot])
-            {
-                active.add(slot);
-            }
-        }
-        for (final int slot : active)
+        for (final int slot : flows.occupiedSlots())
         {
             finish(slot, -1);
         }
-        Runnable command;
-        while (null != (command = commands.poll()))
-        {
-            command.run();
-        }
+        commands.runAll();
     }
 
     /**
@@ -776,7 +450,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public int activeFlows()
     {
-        return slotByFlow.size();
+        return flows.size();
     }
 
     /**
@@ -786,13 +460,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public void forEachSender(final Consumer<FlowSender> visitor)
     {
-        for (int slot = 0; slot < slotLimit; slot++)
-        {
-            if (null != senders[slot])
-            {
-                visitor.accept(senders[slot]);
-            }
-        }
+        flows.forEach(visitor);
     }
 
     /**
