@@ -27,16 +27,17 @@ import java.util.concurrent.Callable;
             "target, runs switchd with every port paced at that rate (0: unpaced) and one flow from h1 to h2. " +
             "Targets: hostd (hostd over kernel UDP, drop-tail ports), hostd-pfabric (hostd over kernel UDP, pFabric " +
             "ports), hostd-raw (hostd --io raw: IPv4 protocol 253 on packet sockets, drop-tail ports), kernel-tcp " +
-            "(the kernel's TCP driven by a Java NIO sender and receiver in the namespaces, TCP_NODELAY, drop-tail " +
-            "ports). Every port has the same --buffer; hostd paces at the rate and sets its window and timeout " +
-            "from the measured round trip as the paper derives them.",
+            "(the kernel's TCP with its default congestion control or --tcp-cc, driven by a Java NIO sender and " +
+            "receiver in the namespaces, TCP_NODELAY, drop-tail ports). Every port has the same --buffer; hostd " +
+            "paces at the rate and sets its window and timeout from the measured round trip as the paper derives " +
+            "them (unpaced: the window starts at its cap).",
         "Per row: goodput (payload over the time until the last byte is acknowledged, or for TCP answered), its " +
             "ratio to the most the rate allows once each full packet's headers, preamble and gap are paid for " +
             "(hostd over UDP 1440 B of payload in 1538 B on the wire, raw and TCP 1448 in 1538), the median round " +
             "trip of one full segment and its answer on the idle path (50 after 20 unrecorded), and the whole " +
             "machine's CPU time during the flow from /proc/stat (user, nice, system, irq, softirq, steal) in " +
-            "microseconds per 10^6 bytes delivered. Each target first sends an unmeasured warm-up flow of a " +
-            "quarter of the size.",
+            "microseconds per 10^6 bytes delivered. Each target first sends unmeasured warm-up flows of a " +
+            "quarter of the size for 5 s (at least one), then measures the round trip, then the flow.",
         "Needs root. Progress goes to stderr, results to stdout; the namespaces are removed at the end, on failure, " +
             "on Ctrl-C, and at the next start after a crash." })
 public final class TransportBenchCommand implements Callable<Integer>
@@ -47,7 +48,7 @@ public final class TransportBenchCommand implements Callable<Integer>
     private static final String QUICK_SIZE = "100MB";
 
     @Option(names = "--quick", description = "Only " + QUICK_RATES + " and a " + QUICK_SIZE + " flow, unless " +
-        "--rates or --size say otherwise (every target in under 2 minutes).")
+        "--rates or --size say otherwise (the whole run well under 2 minutes).")
     boolean quick;
 
     @Option(names = "--targets", split = ",", paramLabel = "LIST",
@@ -68,6 +69,11 @@ public final class TransportBenchCommand implements Callable<Integer>
         description = "Switch buffer per port, every discipline; hostd's window cap is this in 1500-byte packets " +
             "less one, or the bandwidth-delay product if larger (default: ${DEFAULT-VALUE}, pFabric's).")
     long bufferLength;
+
+    @Option(names = "--tcp-cc", paramLabel = "NAME",
+        description = "kernel-tcp's congestion control in the hosts' namespaces; a namespace may only choose one " +
+            "of net.ipv4.tcp_allowed_congestion_control (default: the kernel's default, which the progress names).")
+    String tcpCongestionControl;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default: the columns, then hostd/kernel-tcp ratios) or csv: " +
@@ -104,7 +110,8 @@ public final class TransportBenchCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final TransportBench bench = new TransportBench(new TransportBench.Settings(rows, bitsPerSec, sizeBytes,
-            bufferLength, TransportBench.DEFAULT_RTT_SAMPLES), System.err);
+            bufferLength, TransportBench.DEFAULT_RTT_SAMPLES, TransportBench.Settings.DEFAULT_WARM_UP,
+            tcpCongestionControl), System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         final List<Result> results;
@@ -122,7 +129,7 @@ public final class TransportBenchCommand implements Callable<Integer>
         }
         else
         {
-            printTable(System.out, results);
+            printTable(System.out, results, bench.kernelTcpCongestionControl());
         }
         return 0;
     }
@@ -139,7 +146,8 @@ public final class TransportBenchCommand implements Callable<Integer>
         }
     }
 
-    private static void printTable(final PrintStream out, final List<Result> results)
+    private static void printTable(
+        final PrintStream out, final List<Result> results, final String tcpCongestionControl)
     {
         out.printf(Locale.ROOT, "%-14s %12s %14s %13s %10s %14s%n", "target", "rate_bps", "goodput_bps",
             "ratio_to_max", "rtt_us", "cpu_us_per_mb");
@@ -160,8 +168,8 @@ public final class TransportBenchCommand implements Callable<Integer>
             {
                 if (hostd.target().isHostd() && hostd.rateBitsPerSec() == tcp.rateBitsPerSec())
                 {
-                    out.printf(Locale.ROOT, "%s/kernel-tcp at %s: goodput %.2fx, rtt %.2fx, cpu per MB %.2fx%n",
-                        hostd.target().label(), 0 == tcp.rateBitsPerSec() ? "unpaced" :
+                    out.printf(Locale.ROOT, "%s/kernel-tcp (%s) at %s: goodput %.2fx, rtt %.2fx, cpu per MB %.2fx%n",
+                        hostd.target().label(), tcpCongestionControl, 0 == tcp.rateBitsPerSec() ? "unpaced" :
                             Rates.format(tcp.rateBitsPerSec()) + "b/s",
                         hostd.goodputBitsPerSec() / tcp.goodputBitsPerSec(), hostd.rttNs() / tcp.rttNs(),
                         hostd.cpuMicrosPerMegabyte() / tcp.cpuMicrosPerMegabyte());
