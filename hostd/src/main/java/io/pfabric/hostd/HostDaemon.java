@@ -19,6 +19,7 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -261,9 +262,7 @@ public final class HostDaemon implements AutoCloseable
 
     /**
      * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
-     * flow (a full packet out, its ACK back) on the idle fabric. The first flow that completes only shows that the
-     * other host answers (it may have waited for it to come up); then a few more warm the path up, and the result
-     * is the smallest of the measured ones, sent one after another.
+     * flow (a full packet out, its ACK back) on the idle fabric: the smallest of {@link #oneSegmentRttsNs}.
      *
      * @param destination  the other host's name.
      * @param samples      flows measured, at least 1.
@@ -272,6 +271,29 @@ public final class HostDaemon implements AutoCloseable
      * @throws IOException if the other host does not answer in time (its hostd is not running, say).
      */
     public long measureBaseRttNs(final String destination, final int samples, final long patienceNs)
+        throws IOException
+    {
+        long best = Long.MAX_VALUE;
+        for (final long rttNs : oneSegmentRttsNs(destination, samples, patienceNs))
+        {
+            best = Math.min(best, rttNs);
+        }
+        return best;
+    }
+
+    /**
+     * Time one-segment flows to another host (a full packet out, its ACK back), one after another on the idle
+     * fabric. The first flow that completes only shows that the other host answers (it may have waited for it to
+     * come up); then a few more warm the path up, and then the measured ones are sent.
+     *
+     * @param destination  the other host's name.
+     * @param samples      flows measured, at least 1.
+     * @param patienceNs   how long to wait for each.
+     * @return each measured flow's completion time in nanoseconds, in the order sent, without the flows that took
+     *         longer than the patience (so possibly fewer than asked for, never none).
+     * @throws IOException if the other host does not answer in time (its hostd is not running, say).
+     */
+    public long[] oneSegmentRttsNs(final String destination, final int samples, final long patienceNs)
         throws IOException
     {
         final int segmentLength = maxSegmentLength;
@@ -284,21 +306,30 @@ public final class HostDaemon implements AutoCloseable
         {
             timeOneSegment(destination, segmentLength, patienceNs);
         }
-        long best = Long.MAX_VALUE;
+        final long[] rttsNs = new long[samples];
+        int answered = 0;
         for (int i = 0; i < samples; i++)
         {
-            best = Math.min(best, timeOneSegment(destination, segmentLength, patienceNs));
+            final long rttNs = timeOneSegment(destination, segmentLength, patienceNs);
+            if (Long.MAX_VALUE != rttNs)
+            {
+                rttsNs[answered++] = rttNs;
+            }
         }
-        if (Long.MAX_VALUE == best)
+        if (0 == answered)
         {
             throw new IOException("no reply from " + destination + " to " + samples + " measured flows");
         }
-        return best;
+        return Arrays.copyOf(rttsNs, answered);
     }
 
     private long timeOneSegment(final String destination, final int segmentLength, final long patienceNs)
         throws IOException
     {
+        if (!running)
+        {
+            throw new IOException("host " + host.name() + " was closed while measuring the RTT");
+        }
         try
         {
             return send(destination, segmentLength).get(patienceNs, TimeUnit.NANOSECONDS).fctNs();

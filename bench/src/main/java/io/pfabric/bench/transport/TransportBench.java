@@ -1,69 +1,165 @@
 package io.pfabric.bench.transport;
 
+import io.pfabric.common.os.Commands;
+import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
-import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
-import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
-import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One flow from h1 to h2 of a {@code star:2} fabric in network namespaces, through switchd with every port paced at
- * the rate under test, hostd's transport over kernel UDP on both hosts: its goodput against the most the line rate
- * allows once every packet's headers are paid for, and the CPU the two transport threads spent per packet.
+ * hostd beside the kernel's TCP on one path: a {@code star:2} fabric in network namespaces, switchd with every port
+ * paced at the rate under test (or unpaced), and one flow from h1 to h2 carried in turn by each
+ * {@link TransportTarget}. Per target and rate it measures the flow's goodput against the most the line rate allows
+ * once every full packet's headers are paid for, the median round trip of one full segment and its answer on the
+ * idle path, and the whole machine's CPU time during the flow (from {@code /proc/stat}) per megabyte delivered.
+ * <p>
+ * Every target gets a fresh switchd with its discipline and the same buffer, and unmeasured warm-up flows of a
+ * quarter of the size (for {@link Settings#warmUp()}, at least one) before its round trips and its measured flow, so
+ * that the JIT has compiled the hot paths of the first target as well as of the later ones. hostd's window and
+ * timeout for the measured flow follow from the measured round trip as the paper derives them (the warm-up flows
+ * assume 1 ms). Kernel TCP is the kernel's, with the namespaces' congestion control (the kernel's default unless
+ * {@link Settings#tcpCongestionControl()} names one) and no metrics cached between connections, driven from Java NIO
+ * blocking socket channels with TCP_NODELAY.
  */
-public final class TransportBench
+public final class TransportBench implements AutoCloseable
 {
     /**
-     * Prefix of the benchmark's namespaces.
+     * Prefix of the benchmark's namespaces; a killed run's leftovers are removed at the next start.
      */
-    public static final String PREFIX = "pfbench";
+    public static final String PREFIX = "pftbench";
 
     /**
-     * pFabric's buffer per switch port, which also caps the window (in packets, less one).
+     * pFabric's buffer per switch port, which also caps hostd's window (in 1500-byte packets, less one).
      */
     public static final long DEFAULT_BUFFER_LENGTH = 36_000;
-    private static final int MEASUREMENT_SAMPLES = 5;
 
     /**
-     * One rate's result.
+     * Round trips whose median is reported.
+     */
+    public static final int DEFAULT_RTT_SAMPLES = 50;
+
+    /**
+     * Bytes in the megabyte of {@link Result#cpuMicrosPerMegabyte()}.
+     */
+    public static final long BYTES_PER_MEGABYTE = 1_000_000;
+
+    private static final int RTT_WARM_UPS = 20;
+    private static final long RTT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long FLOW_PATIENCE_SECONDS = 600;
+    private static final long CLOSED_CHECK_MS = 100;
+    private static final long WARM_UP_DIVISOR = 4;
+    private static final long HOSTD_PROBE_RTT_NS = 1_000_000;
+
+    private final Settings settings;
+    private final PrintStream progress;
+    private final Topology topology = Topologies.star(2, "", 0, "droptail");
+    private final Deque<AutoCloseable> open = new ArrayDeque<>();
+    private NetnsFabric fabric;
+    private boolean closed;
+    private volatile String kernelTcpCongestionControl;
+
+    /**
+     * What to run.
      *
-     * @param rateBitsPerSec     the emulated line rate.
-     * @param sizeBytes          the flow's size.
-     * @param baseRttNs          the measured base RTT.
-     * @param goodputBitsPerSec  payload bits over the flow completion time.
-     * @param maxGoodputBitsPerSec the line rate less every full packet's headers, preamble and gap.
-     * @param cpuNanosPerPacket  CPU of both transport threads per data packet sent.
-     * @param timeouts           timeouts the flow took.
+     * @param targets         in the order of the rows, for each rate.
+     * @param ratesBitsPerSec line rates of every switch port and hostd's pacer; 0 for unpaced.
+     * @param sizeBytes       bytes of the measured flow.
+     * @param bufferLength    switch buffer per port in bytes, every discipline; hostd's window cap follows from it.
+     * @param rttSamples      round trips measured per target and rate, after 20 unrecorded ones.
+     * @param warmUp          how long each target sends unmeasured flows of a quarter of the size first (at least
+     *                        one), so that the JIT has compiled its hot paths.
+     * @param tcpCongestionControl kernel TCP's congestion control in the hosts' namespaces, such as {@code cubic};
+     *                        null for the kernel's default.
+     */
+    public record Settings(
+        List<TransportTarget> targets,
+        List<Long> ratesBitsPerSec,
+        long sizeBytes,
+        long bufferLength,
+        int rttSamples,
+        Duration warmUp,
+        String tcpCongestionControl)
+    {
+        /**
+         * Warm-up per target: on the development VM it narrowed, though not always closed, the gap between the first
+         * hostd row of a run and the later ones (bench/README.md).
+         */
+        public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(5);
+
+        /**
+         * Validate.
+         */
+        public Settings
+        {
+            if (targets.isEmpty() || ratesBitsPerSec.isEmpty())
+            {
+                throw new IllegalArgumentException("need at least one target and one rate");
+            }
+            if (sizeBytes < 1 || rttSamples < 1 || bufferLength < 2L * TransportConfiguration.FULL_PACKET_WIRE_LENGTH)
+            {
+                throw new IllegalArgumentException("need a flow of at least a byte, a round trip to measure and a " +
+                    "buffer of two 1500-byte packets");
+            }
+            if (null != tcpCongestionControl && !tcpCongestionControl.matches("[a-z0-9_]{1,15}"))
+            {
+                throw new IllegalArgumentException("not a congestion control name: " + tcpCongestionControl);
+            }
+            if (warmUp.isNegative())
+            {
+                throw new IllegalArgumentException("negative warm-up: " + warmUp);
+            }
+            targets = List.copyOf(targets);
+            ratesBitsPerSec = List.copyOf(ratesBitsPerSec);
+        }
+    }
+
+    /**
+     * One target at one rate.
+     *
+     * @param target               what carried the flow.
+     * @param rateBitsPerSec       the line rate; 0 for unpaced.
+     * @param sizeBytes            the flow's size.
+     * @param goodputBitsPerSec    payload bits over the time from the flow's start until its last byte was
+     *                             acknowledged (hostd) or answered (kernel TCP).
+     * @param maxGoodputBitsPerSec the line rate less every full packet's headers, preamble and gap; NaN unpaced.
+     * @param rttNs                median round trip of one full segment and its answer on the idle path.
+     * @param cpuMicrosPerMegabyte the whole machine's busy CPU time during the flow per 10<sup>6</sup> bytes.
+     * @param timeouts             timeouts the flow took; 0 for kernel TCP, whose retransmissions are not counted.
      */
     public record Result(
+        TransportTarget target,
         long rateBitsPerSec,
         long sizeBytes,
-        long baseRttNs,
         double goodputBitsPerSec,
         double maxGoodputBitsPerSec,
-        double cpuNanosPerPacket,
+        double rttNs,
+        double cpuMicrosPerMegabyte,
         int timeouts)
     {
         /**
          * Goodput over its maximum.
          *
-         * @return the ratio.
+         * @return the ratio; NaN unpaced.
          */
         public double ratioToMax()
         {
@@ -71,103 +167,257 @@ public final class TransportBench
         }
     }
 
-    private TransportBench()
+    /**
+     * A benchmark, not yet run.
+     *
+     * @param settings what to run.
+     * @param progress where to report each step.
+     */
+    public TransportBench(final Settings settings, final PrintStream progress)
     {
+        this.settings = settings;
+        this.progress = progress;
     }
 
     /**
-     * The largest goodput a line rate allows: each full segment (1,440 bytes, so that a 1500-byte MTU carries it
-     * unfragmented over UDP) costs its payload, the pFabric header, UDP, IPv4 and Ethernet headers, and the 24 bytes
-     * of FCS, preamble and gap.
+     * Build the fabric, measure every target at every rate and tear everything down.
      *
-     * @param rateBitsPerSec the line rate.
-     * @return bits per second of payload.
+     * @return a result per rate and target, rates outermost.
+     * @throws IOException if the fabric, a switch, a host or a flow fails.
      */
-    public static double maxGoodputBitsPerSec(final long rateBitsPerSec)
-    {
-        final int segment = UdpPacketIo.MAX_PACKET_LENGTH - PfabricHeaderFlyweight.HEADER_LENGTH;
-        final int wire = PacketIos.wireOverheadLength(PacketIos.UDP) + PfabricHeaderFlyweight.HEADER_LENGTH + segment +
-            EgressPacer.WIRE_OVERHEAD_LENGTH;
-        return rateBitsPerSec * (double)segment / wire;
-    }
-
-    /**
-     * Run the benchmark at each rate.
-     *
-     * @param ratesBitsPerSec line rates.
-     * @param sizeBytes       bytes of the measured flow.
-     * @param bufferLength    switch buffer per port in bytes; the window cap follows from it.
-     * @param progress        where to report each step.
-     * @return a result per rate.
-     * @throws IOException if the fabric or a host fails.
-     */
-    public static List<Result> run(
-        final List<Long> ratesBitsPerSec, final long sizeBytes, final long bufferLength, final PrintStream progress)
-        throws IOException
+    public List<Result> run() throws IOException
     {
         final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
         if (!leftovers.isEmpty())
         {
             progress.println("bench transport: removed leftovers of an earlier run " + leftovers);
         }
-        final List<Result> results = new ArrayList<>();
-        for (final long rate : ratesBitsPerSec)
+        synchronized (this)
         {
-            results.add(runOne(rate, sizeBytes, bufferLength, progress));
+            if (closed)
+            {
+                throw new IOException("stopped");
+            }
+            fabric = NetnsFabric.build(topology, PREFIX);
         }
-        return results;
+        try
+        {
+            for (final String host : List.of("h1", "h2"))
+            {
+                Commands.inNamespace(fabric().namespace(host), "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1");
+                if (null != settings.tcpCongestionControl())
+                {
+                    setCongestionControl(host);
+                }
+            }
+            final long userHz = ProcStat.userHz();
+            final List<Result> results = new ArrayList<>();
+            for (final long rate : settings.ratesBitsPerSec())
+            {
+                for (final TransportTarget target : settings.targets())
+                {
+                    results.add(measure(target, rate, userHz));
+                }
+            }
+            return results;
+        }
+        finally
+        {
+            close();
+        }
     }
 
-    private static Result runOne(
-        final long rateBitsPerSec, final long sizeBytes, final long bufferLength, final PrintStream progress)
+    private Result measure(final TransportTarget target, final long rateBitsPerSec, final long userHz)
         throws IOException
     {
-        final Topology topology = Topologies.star(2, "", rateBitsPerSec, "pfabric");
-        try (NetnsFabric fabric = NetnsFabric.build(topology, PREFIX))
+        progress.printf("bench transport: %s at %s, %s ports of %,d bytes%n", target.label(), rateText(rateBitsPerSec),
+            target.discipline(), settings.bufferLength());
+        final FabricRunner switches;
+        try
         {
-            final FabricRunner switches;
+            switches = track(FabricRunner.start(fabric(),
+                new SwitchDaemon.Overrides(rateBitsPerSec, target.discipline(), settings.bufferLength())));
+        }
+        catch (final PacketSocketException ex)
+        {
+            throw new IOException("switchd: " + ex.getMessage(), ex);
+        }
+        try
+        {
+            final Result result = target.isHostd() ? measureHostd(target, rateBitsPerSec, userHz) :
+                measureKernelTcp(rateBitsPerSec, userHz);
+            final String ofMax = 0 == rateBitsPerSec ? "" : String.format(" = %.3f of the %,.0f b/s possible",
+                result.ratioToMax(), result.maxGoodputBitsPerSec());
+            progress.printf("bench transport: %s at %s: goodput %,.0f b/s%s, round trip %.1f us, %.0f us of " +
+                "machine CPU per MB, %d timeouts%n", target.label(), rateText(rateBitsPerSec),
+                result.goodputBitsPerSec(), ofMax, result.rttNs() / 1e3, result.cpuMicrosPerMegabyte(),
+                result.timeouts());
+            return result;
+        }
+        finally
+        {
+            untrack(switches);
+        }
+    }
+
+    private Result measureHostd(final TransportTarget target, final long rateBitsPerSec, final long userHz)
+        throws IOException
+    {
+        final List<HostDaemon> hosts = new ArrayList<>();
+        try
+        {
+            final TransportConfiguration initial = configuration(rateBitsPerSec, HOSTD_PROBE_RTT_NS);
+            for (final String name : List.of("h1", "h2"))
+            {
+                hosts.add(track(HostDaemon.start(topology, name,
+                    new HostDaemon.Options(initial, rateBitsPerSec, PacketIos.wireOverheadLength(target.io()),
+                        fabric().namespace(name), false),
+                    PacketIos.factory(target.io()), new TransportListener()
+                    {
+                    })));
+            }
+            final HostDaemon sender = hosts.get(0);
+            final long warmUpEndNs = System.nanoTime() + settings.warmUp().toNanos();
+            do
+            {
+                await(sender.send("h2", warmUpBytes()));
+            }
+            while (System.nanoTime() - warmUpEndNs < 0);
+            final long[] rttsNs = sender.oneSegmentRttsNs("h2", settings.rttSamples(), RTT_PATIENCE_NS);
+            final double rttNs = median(rttsNs);
+            final TransportConfiguration configuration = configuration(rateBitsPerSec, (long)Math.ceil(rttNs));
+            sender.reconfigure(configuration);
+            progress.printf("bench transport: %s: round trip median %.1f us of %d (min %.1f), window %d..%d, " +
+                "timeout %.1f us%n", target.label(), rttNs / 1e3, rttsNs.length, Arrays.stream(rttsNs).min()
+                .orElseThrow() / 1e3, configuration.initialWindowPackets(), configuration.maxWindowPackets(),
+                configuration.timeoutNs() / 1e3);
+            final long threadCpuBeforeNs = hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos();
+            final long packetsBefore = sender.counters().packetsSent();
+            final ProcStat before = ProcStat.read();
+            final FlowRecord record = await(sender.send("h2", settings.sizeBytes()));
+            final ProcStat after = ProcStat.read();
+            final long threadCpuNs =
+                hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos() - threadCpuBeforeNs;
+            final long packets = sender.counters().packetsSent() - packetsBefore;
+            progress.printf("bench transport: %s: %,d data packets, %,d bytes retransmitted; the two transport " +
+                "threads used %.1f us of CPU per data packet, %.0f us per MB%n", target.label(), packets,
+                record.retransmittedBytes(), threadCpuNs / 1e3 / Math.max(1, packets),
+                threadCpuNs / 1e3 / ((double)settings.sizeBytes() / BYTES_PER_MEGABYTE));
+            return result(target, rateBitsPerSec, record.fctNs(), rttNs, after.microsSince(before, userHz),
+                record.timeouts());
+        }
+        finally
+        {
+            for (final HostDaemon host : hosts)
+            {
+                untrack(host);
+            }
+        }
+    }
+
+    private Result measureKernelTcp(final long rateBitsPerSec, final long userHz) throws IOException
+    {
+        final KernelTcpPair pair = track(KernelTcpPair.open(fabric().namespace("h2"),
+            topology.host("h2").ipText(), fabric().namespace("h1")));
+        try
+        {
+            final long warmUpEndNs = System.nanoTime() + settings.warmUp().toNanos();
+            do
+            {
+                pair.exchange(warmUpBytes());
+            }
+            while (System.nanoTime() - warmUpEndNs < 0);
+            final long[] rttsNs = pair.roundTripsNs(TransportTarget.Limits.TCP_SEGMENT_LENGTH, RTT_WARM_UPS,
+                settings.rttSamples());
+            final double rttNs = median(rttsNs);
+            kernelTcpCongestionControl = congestionControl();
+            progress.printf("bench transport: kernel-tcp (Java NIO, TCP_NODELAY, %s): round trip median %.1f us " +
+                "of %d (min %.1f)%n", kernelTcpCongestionControl, rttNs / 1e3, rttsNs.length,
+                Arrays.stream(rttsNs).min().orElseThrow() / 1e3);
+            final ProcStat before = ProcStat.read();
+            final long elapsedNs = pair.exchange(settings.sizeBytes());
+            final ProcStat after = ProcStat.read();
+            return result(TransportTarget.KERNEL_TCP, rateBitsPerSec, elapsedNs, rttNs,
+                after.microsSince(before, userHz), 0);
+        }
+        finally
+        {
+            untrack(pair);
+        }
+    }
+
+    private Result result(
+        final TransportTarget target, final long rateBitsPerSec, final long elapsedNs, final double rttNs,
+        final long cpuMicros, final int timeouts)
+    {
+        final long sizeBytes = settings.sizeBytes();
+        return new Result(target, rateBitsPerSec, sizeBytes, sizeBytes * 8e9 / elapsedNs,
+            target.maxGoodputBitsPerSec(rateBitsPerSec), rttNs,
+            cpuMicros / ((double)sizeBytes / BYTES_PER_MEGABYTE), timeouts);
+    }
+
+    /**
+     * The congestion control kernel TCP used in the hosts' namespaces, as the kernel named it during the run.
+     *
+     * @return such as {@code bbr}; null if no kernel-tcp row was measured.
+     */
+    public String kernelTcpCongestionControl()
+    {
+        return kernelTcpCongestionControl;
+    }
+
+    private void setCongestionControl(final String host) throws IOException
+    {
+        try
+        {
+            Commands.inNamespace(fabric().namespace(host), "sysctl", "-qw",
+                "net.ipv4.tcp_congestion_control=" + settings.tcpCongestionControl());
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException("cannot use " + settings.tcpCongestionControl() + " in a namespace: it must be " +
+                "loaded and in net.ipv4.tcp_allowed_congestion_control (" + ex.getMessage() + ")", ex);
+        }
+    }
+
+    private String congestionControl()
+    {
+        try
+        {
+            return Commands.inNamespace(fabric().namespace("h1"), "sysctl", "-n", "net.ipv4.tcp_congestion_control")
+                .trim();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown";
+        }
+    }
+
+    private TransportConfiguration configuration(final long rateBitsPerSec, final long rttNs)
+    {
+        if (rateBitsPerSec > 0)
+        {
+            return TransportConfiguration.forFabric(rateBitsPerSec, rttNs, settings.bufferLength());
+        }
+        final int cap = (int)Math.max(1, settings.bufferLength() / TransportConfiguration.FULL_PACKET_WIRE_LENGTH - 1);
+        final TransportConfiguration paper = TransportConfiguration.PAPER;
+        return new TransportConfiguration(TransportConfiguration.DEFAULT_SEGMENT_LENGTH, cap, cap, 3 * rttNs,
+            paper.probeAfterTimeouts(), false, paper.priorityPolicy());
+    }
+
+    private long warmUpBytes()
+    {
+        return Math.max(1, settings.sizeBytes() / WARM_UP_DIVISOR);
+    }
+
+    private FlowRecord await(final CompletableFuture<FlowRecord> flow) throws IOException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(FLOW_PATIENCE_SECONDS);
+        while (true)
+        {
             try
             {
-                switches = FabricRunner.start(fabric, new SwitchDaemon.Overrides(-1, null, bufferLength));
-            }
-            catch (final io.pfabric.common.packet.PacketSocketException ex)
-            {
-                throw new IOException("switchd: " + ex.getMessage(), ex);
-            }
-            final List<HostDaemon> hosts = new ArrayList<>();
-            try
-            {
-                final TransportConfiguration initial =
-                    TransportConfiguration.forFabric(rateBitsPerSec, 1_000_000, bufferLength);
-                for (final String name : List.of("h1", "h2"))
-                {
-                    hosts.add(HostDaemon.start(topology, name,
-                        new HostDaemon.Options(initial, rateBitsPerSec, PacketIos.wireOverheadLength("udp"),
-                            fabric.namespace(name), false),
-                        PacketIos.factory("udp"), new TransportListener()
-                        {
-                        }));
-                }
-                final HostDaemon sender = hosts.get(0);
-                final long baseRttNs = sender.measureBaseRttNs("h2", MEASUREMENT_SAMPLES, 1_000_000_000L);
-                final TransportConfiguration configuration =
-                    TransportConfiguration.forFabric(rateBitsPerSec, baseRttNs, bufferLength);
-                sender.reconfigure(configuration);
-                progress.printf("bench transport: %,d b/s, base RTT %.1f us, window %d..%d, timeout %.1f us; " +
-                    "sending %,d bytes%n", rateBitsPerSec, baseRttNs / 1e3, configuration.initialWindowPackets(),
-                    configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, sizeBytes);
-                final long cpuBefore = hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos();
-                final long packetsBefore = sender.counters().packetsSent();
-                final FlowRecord record = sender.send("h2", sizeBytes).get(600, TimeUnit.SECONDS);
-                final long cpu = hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos() - cpuBefore;
-                final long packets = sender.counters().packetsSent() - packetsBefore;
-                final Result result = new Result(rateBitsPerSec, sizeBytes, baseRttNs,
-                    sizeBytes * 8e9 / record.fctNs(), maxGoodputBitsPerSec(rateBitsPerSec),
-                    (double)cpu / Math.max(1, packets), record.timeouts());
-                progress.printf("bench transport: %,d b/s: goodput %,.0f b/s = %.3f of the %,.0f b/s possible, " +
-                    "%d timeouts, %.0f ns of CPU per packet%n", rateBitsPerSec, result.goodputBitsPerSec(),
-                    result.ratioToMax(), result.maxGoodputBitsPerSec(), result.timeouts(), result.cpuNanosPerPacket());
-                return result;
+                return flow.get(CLOSED_CHECK_MS, TimeUnit.MILLISECONDS);
             }
             catch (final ExecutionException ex)
             {
@@ -175,18 +425,110 @@ public final class TransportBench
             }
             catch (final TimeoutException ex)
             {
-                throw new IOException("the flow did not finish in 10 minutes", ex);
+                requireOpen();
+                if (System.nanoTime() - deadlineNs > 0)
+                {
+                    throw new IOException("the flow did not finish in " + FLOW_PATIENCE_SECONDS + " s", ex);
+                }
             }
             catch (final InterruptedException ex)
             {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", ex);
             }
-            finally
+        }
+    }
+
+    /**
+     * The median of some samples: the middle one, or the mean of the two middle ones.
+     *
+     * @param samples at least one; not changed.
+     * @return the median.
+     */
+    public static double median(final long[] samples)
+    {
+        final long[] sorted = samples.clone();
+        Arrays.sort(sorted);
+        final int middle = sorted.length / 2;
+        return 1 == sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
+    }
+
+    private static String rateText(final long rateBitsPerSec)
+    {
+        return 0 == rateBitsPerSec ? "unpaced" : String.format("%,d b/s", rateBitsPerSec);
+    }
+
+    private synchronized NetnsFabric fabric() throws IOException
+    {
+        requireOpen();
+        return fabric;
+    }
+
+    private synchronized void requireOpen() throws IOException
+    {
+        if (closed)
+        {
+            throw new IOException("stopped");
+        }
+    }
+
+    private synchronized <T extends AutoCloseable> T track(final T resource) throws IOException
+    {
+        if (closed)
+        {
+            closeQuietly(resource);
+            throw new IOException("stopped");
+        }
+        open.push(resource);
+        return resource;
+    }
+
+    private void untrack(final AutoCloseable resource)
+    {
+        synchronized (this)
+        {
+            if (!open.remove(resource))
             {
-                hosts.forEach(HostDaemon::close);
-                switches.close();
+                return;
             }
+        }
+        closeQuietly(resource);
+    }
+
+    /**
+     * Stop every host, connection and switch and remove the namespaces; safe from another thread (a shutdown hook)
+     * and more than once.
+     */
+    public synchronized void close()
+    {
+        closed = true;
+        while (!open.isEmpty())
+        {
+            closeQuietly(open.pop());
+        }
+        if (null != fabric)
+        {
+            try
+            {
+                fabric.close();
+            }
+            catch (final IOException ex)
+            {
+                progress.println("bench transport: " + ex.getMessage());
+            }
+            fabric = null;
+        }
+    }
+
+    private void closeQuietly(final AutoCloseable resource)
+    {
+        try
+        {
+            resource.close();
+        }
+        catch (final Exception ex)
+        {
+            progress.println("bench transport: " + ex.getMessage());
         }
     }
 }
