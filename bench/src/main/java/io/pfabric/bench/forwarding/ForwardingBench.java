@@ -4,14 +4,13 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.bench.netns.BenchFabric;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 
 /**
@@ -33,9 +32,7 @@ public final class ForwardingBench implements AutoCloseable
     private final Settings settings;
     private final PrintStream progress;
     private final Topology topology = Topologies.star(2, "", 0, PortSpec.DISCIPLINES.get(0));
-    private final Deque<AutoCloseable> open = new ArrayDeque<>();
-    private NetnsFabric fabric;
-    private boolean closed;
+    private final BenchFabric resources;
 
     /**
      * What to run.
@@ -116,6 +113,7 @@ public final class ForwardingBench implements AutoCloseable
     {
         this.settings = settings;
         this.progress = progress;
+        this.resources = new BenchFabric(progress, "bench forwarding");
     }
 
     /**
@@ -126,19 +124,7 @@ public final class ForwardingBench implements AutoCloseable
      */
     public Report run() throws IOException
     {
-        final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
-        if (!leftovers.isEmpty())
-        {
-            progress.println("bench forwarding: removed leftovers of an earlier run " + leftovers);
-        }
-        synchronized (this)
-        {
-            if (closed)
-            {
-                throw new IOException("stopped");
-            }
-            fabric = NetnsFabric.build(topology, PREFIX);
-        }
+        resources.build(topology, PREFIX);
         try
         {
             final List<ForwardingResult> forwarding = new ArrayList<>();
@@ -256,34 +242,34 @@ public final class ForwardingBench implements AutoCloseable
         return PREFIX + "-" + host.name();
     }
 
-    private synchronized NetnsFabric fabric() throws IOException
+    private static void sleep(final Duration duration) throws IOException
     {
-        if (closed)
+        try
         {
-            throw new IOException("stopped");
+            Thread.sleep(duration.toMillis());
         }
-        return fabric;
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", ex);
+        }
     }
 
-    private synchronized <T extends AutoCloseable> T track(final T resource) throws IOException
+    private NetnsFabric fabric() throws IOException
     {
-        if (closed)
-        {
-            closeQuietly(resource);
-            throw new IOException("stopped");
-        }
-        open.push(resource);
-        return resource;
+        return resources.fabric();
+    }
+
+    private <T extends AutoCloseable> T track(final T resource) throws IOException
+    {
+        return resources.track(resource);
     }
 
     private void untrack(final AutoCloseable resource) throws IOException
     {
-        synchronized (this)
+        if (!resources.untrack(resource))
         {
-            if (!open.remove(resource))
-            {
-                return;
-            }
+            return;
         }
         try
         {
@@ -299,53 +285,12 @@ public final class ForwardingBench implements AutoCloseable
         }
     }
 
-    private static void sleep(final Duration duration) throws IOException
-    {
-        try
-        {
-            Thread.sleep(duration.toMillis());
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", ex);
-        }
-    }
-
     /**
      * Stop the generator and the target and remove the namespaces; safe from another thread (a shutdown hook) and
      * more than once.
      */
-    public synchronized void close()
+    public void close()
     {
-        closed = true;
-        while (!open.isEmpty())
-        {
-            closeQuietly(open.pop());
-        }
-        if (null != fabric)
-        {
-            try
-            {
-                fabric.close();
-            }
-            catch (final IOException ex)
-            {
-                progress.println("bench forwarding: " + ex.getMessage());
-            }
-            fabric = null;
-        }
-    }
-
-    private void closeQuietly(final AutoCloseable resource)
-    {
-        try
-        {
-            resource.close();
-        }
-        catch (final Exception ex)
-        {
-            progress.println("bench forwarding: " + ex.getMessage());
-        }
+        resources.close();
     }
 }

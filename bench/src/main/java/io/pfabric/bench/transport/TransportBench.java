@@ -11,15 +11,14 @@ import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testbed.FabricRunner;
+import io.pfabric.bench.netns.BenchFabric;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -73,9 +72,7 @@ public final class TransportBench implements AutoCloseable
     private final Settings settings;
     private final PrintStream progress;
     private final Topology topology = Topologies.star(2, "", 0, "droptail");
-    private final Deque<AutoCloseable> open = new ArrayDeque<>();
-    private NetnsFabric fabric;
-    private boolean closed;
+    private final BenchFabric resources;
     private volatile String kernelTcpCongestionControl;
 
     /**
@@ -177,6 +174,7 @@ public final class TransportBench implements AutoCloseable
     {
         this.settings = settings;
         this.progress = progress;
+        this.resources = new BenchFabric(progress, "bench transport");
     }
 
     /**
@@ -187,19 +185,7 @@ public final class TransportBench implements AutoCloseable
      */
     public List<Result> run() throws IOException
     {
-        final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
-        if (!leftovers.isEmpty())
-        {
-            progress.println("bench transport: removed leftovers of an earlier run " + leftovers);
-        }
-        synchronized (this)
-        {
-            if (closed)
-            {
-                throw new IOException("stopped");
-            }
-            fabric = NetnsFabric.build(topology, PREFIX);
-        }
+        resources.build(topology, PREFIX);
         try
         {
             for (final String host : List.of("h1", "h2"))
@@ -458,77 +444,35 @@ public final class TransportBench implements AutoCloseable
         return 0 == rateBitsPerSec ? "unpaced" : String.format("%,d b/s", rateBitsPerSec);
     }
 
-    private synchronized NetnsFabric fabric() throws IOException
+    private NetnsFabric fabric() throws IOException
     {
-        requireOpen();
-        return fabric;
+        return resources.fabric();
     }
 
-    private synchronized void requireOpen() throws IOException
+    private <T extends AutoCloseable> T track(final T resource) throws IOException
     {
-        if (closed)
-        {
-            throw new IOException("stopped");
-        }
+        return resources.track(resource);
     }
 
-    private synchronized <T extends AutoCloseable> T track(final T resource) throws IOException
+    private void requireOpen() throws IOException
     {
-        if (closed)
-        {
-            closeQuietly(resource);
-            throw new IOException("stopped");
-        }
-        open.push(resource);
-        return resource;
+        resources.requireOpen();
     }
 
     private void untrack(final AutoCloseable resource)
     {
-        synchronized (this)
+        if (resources.untrack(resource))
         {
-            if (!open.remove(resource))
-            {
-                return;
-            }
+            resources.closeQuietly(resource);
         }
-        closeQuietly(resource);
     }
 
     /**
      * Stop every host, connection and switch and remove the namespaces; safe from another thread (a shutdown hook)
      * and more than once.
      */
-    public synchronized void close()
+    public void close()
     {
-        closed = true;
-        while (!open.isEmpty())
-        {
-            closeQuietly(open.pop());
-        }
-        if (null != fabric)
-        {
-            try
-            {
-                fabric.close();
-            }
-            catch (final IOException ex)
-            {
-                progress.println("bench transport: " + ex.getMessage());
-            }
-            fabric = null;
-        }
-    }
-
-    private void closeQuietly(final AutoCloseable resource)
-    {
-        try
-        {
-            resource.close();
-        }
-        catch (final Exception ex)
-        {
-            progress.println("bench transport: " + ex.getMessage());
-        }
+        resources.close();
     }
 }
