@@ -198,11 +198,21 @@ class Daemon(object):
         return self.process.returncode
 
 
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _start_daemon(node, name, args, ready_text):
+    """Start a daemon in the node's namespaces but in this process's session, not a new one as Mininet does by
+    default (mnexec -d). Linux schedules each session as one group (autogroup): a daemon alone in its own group was
+    starved for seconds at a time beside a group of busy processes on a 2-core machine, with its forwarding thread
+    runnable throughout. SIGINT is ignored, so that Ctrl-C in the terminal reaches Mininet, which stops the daemons
+    with SIGTERM."""
     log_path = os.path.join(run_dir(), '%s.log' % name)
     with open(log_path, 'w') as log:
         process = node.popen(pfabric_command() + list(args), stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT)
+                             stderr=subprocess.STDOUT, mncmd=['mnexec', '-a', str(node.pid)],
+                             preexec_fn=_ignore_sigint)
     return Daemon(name, process, log_path, ready_text)
 
 
