@@ -31,6 +31,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -368,11 +369,16 @@ public final class Experiment
                     final int pathClass = pathClass(source, destination);
                     if (source != destination && byClass[pathClass] < 0)
                     {
-                        byClass[pathClass] = hosts.get(source).measureBaseRttNs(hostNames.get(destination),
+                        final long[] samplesNs = hosts.get(source).oneSegmentRttsNs(hostNames.get(destination),
                             RTT_SAMPLES, RTT_PATIENCE_NS);
-                        out.printf(Locale.ROOT, "pfabric experiment: base RTT %s -> %s (%s): %.1f us%n",
+                        Arrays.sort(samplesNs);
+                        byClass[pathClass] = samplesNs[0];
+                        out.printf(Locale.ROOT, "pfabric experiment: base RTT %s -> %s (%s): %.1f us " +
+                            "(median %.1f us, largest %.1f us of %d)%n",
                             hostNames.get(source), hostNames.get(destination),
-                            0 == pathClass ? "same switch" : "across the fabric", byClass[pathClass] / 1e3);
+                            0 == pathClass ? "same switch" : "across the fabric", byClass[pathClass] / 1e3,
+                            samplesNs[samplesNs.length / 2] / 1e3, samplesNs[samplesNs.length - 1] / 1e3,
+                            samplesNs.length);
                     }
                 }
             }

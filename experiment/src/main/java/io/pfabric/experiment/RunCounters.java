@@ -30,10 +30,12 @@ final class RunCounters
         List.of("Udp:RcvbufErrors", "Udp:SndbufErrors", "Tcp:RetransSegs");
 
     private final Map<String, Long> values;
+    private final boolean switchesRead;
 
-    private RunCounters(final Map<String, Long> values)
+    private RunCounters(final Map<String, Long> values, final boolean switchesRead)
     {
         this.values = values;
+        this.switchesRead = switchesRead;
     }
 
     /**
@@ -74,7 +76,7 @@ final class RunCounters
                 values.put(host.name() + "," + counter, kernel.getOrDefault(counter, 0L));
             }
         }
-        return new RunCounters(values);
+        return new RunCounters(values, null != switches);
     }
 
     /**
@@ -116,7 +118,7 @@ final class RunCounters
     {
         final Map<String, Long> delta = new LinkedHashMap<>();
         values.forEach((key, value) -> delta.put(key, value - before.values.getOrDefault(key, 0L)));
-        return new RunCounters(delta);
+        return new RunCounters(delta, switchesRead && before.switchesRead);
     }
 
     /**
@@ -138,8 +140,11 @@ final class RunCounters
      */
     String summary()
     {
-        return String.format(Locale.ROOT, "switch queue drops %,d, receive-ring drops %,d; hosts' UDP buffer drops " +
-            "%,d, TCP retransmitted segments %,d", total("queue_drops"), total("ring_full_drops"),
+        final String switches = switchesRead ?
+            String.format(Locale.ROOT, "switch queue drops %,d, receive-ring drops %,d", total("queue_drops"),
+                total("ring_full_drops")) :
+            "switch counters in each switchd's log (its own process)";
+        return String.format(Locale.ROOT, "%s; hosts' UDP buffer drops %,d, TCP retransmitted segments %,d", switches,
             total("Udp:RcvbufErrors") + total("Udp:SndbufErrors"), total("Tcp:RetransSegs"));
     }
 
