@@ -196,11 +196,13 @@ public final class SwitchdCommand implements Callable<Integer>
             for (int i = 0; i < daemon.portCount(); i++)
             {
                 final SwitchPort port = daemon.port(i);
-                err.printf(Locale.ROOT, "  %s: received %d, sent %d, queue drops %d, malformed %d, no route %d%n",
+                err.printf(Locale.ROOT, "  %s: received %d, sent %d, queue drops %d, malformed %d, no route %d, " +
+                    "transmit retries %d%n",
                     port.name(), port.counters().get(PortCounter.RECEIVED_FRAMES),
                     port.counters().get(PortCounter.TRANSMITTED_FRAMES), port.queue().counters().droppedPackets(),
                     port.counters().get(PortCounter.DROPPED_MALFORMED),
-                    port.counters().get(PortCounter.DROPPED_NO_ROUTE));
+                    port.counters().get(PortCounter.DROPPED_NO_ROUTE),
+                    port.counters().get(PortCounter.TRANSMIT_RETRIES));
             }
             daemon.close();
             err.printf("pfabric switchd %s: stopped%n", daemon.name());

@@ -213,6 +213,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             port.counters().add(PortCounter.DROPPED_RING_FULL, port.io().kernelDrops() - ringFullBefore);
             port.counters().add(PortCounter.DROPPED_OVERSIZE,
                 port.io().oversizeDrops() - port.counters().get(PortCounter.DROPPED_OVERSIZE));
+            port.counters().add(PortCounter.TRANSMIT_RETRIES,
+                port.io().transmitRetries() - port.counters().get(PortCounter.TRANSMIT_RETRIES));
         }
     }
 
@@ -435,10 +437,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             }
             sent++;
         }
-        if (sent > 0)
-        {
-            port.io().flush();
-        }
+        port.io().flush();
         return sent;
     }
 }

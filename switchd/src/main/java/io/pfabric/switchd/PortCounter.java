@@ -23,6 +23,8 @@ public enum PortCounter
     DROPPED_OVERSIZE,
     /** Frames the kernel dropped because the receive ring was full. */
     DROPPED_RING_FULL,
+    /** Flushes that asked the kernel again for frames it had left in the transmit ring (its send buffer was full). */
+    TRANSMIT_RETRIES,
     /** Learning mode: received frames flooded to every other port (broadcast, multicast, unknown destination). */
     FLOODED_FRAMES
 }

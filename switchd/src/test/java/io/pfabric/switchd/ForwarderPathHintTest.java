@@ -63,6 +63,11 @@ class ForwarderPathHintTest
             return 0;
         }
 
+        public long transmitRetries()
+        {
+            return 0;
+        }
+
         public void updateKernelStatistics()
         {
         }

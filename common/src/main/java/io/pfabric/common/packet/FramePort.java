@@ -36,11 +36,19 @@ public interface FramePort extends AutoCloseable
     boolean transmit(DirectBuffer src, int srcOffset, int length);
 
     /**
-     * Send what was placed since the last flush.
+     * Send what was placed since the last flush, and what the kernel left unsent at an earlier one. Cheap when there
+     * is nothing to send: an owner may call it on every duty cycle.
      *
-     * @return frames handed to the kernel.
+     * @return frames placed since the last flush.
      */
     int flush();
+
+    /**
+     * Flushes that asked the kernel again for frames it had left unsent (its socket buffer was full).
+     *
+     * @return the count since open; owner thread only.
+     */
+    long transmitRetries();
 
     /**
      * Read the kernel's own statistics for the port, where it has any. Owner thread only; cold.

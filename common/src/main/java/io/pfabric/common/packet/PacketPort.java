@@ -47,6 +47,7 @@ public final class PacketPort implements FramePort
     private int rxIndex;
     private int txIndex;
     private int txPending;
+    private long transmitRetries;
     private long oversizeDrops;
     private long kernelDrops;
     private long kernelPackets;
@@ -244,19 +245,43 @@ public final class PacketPort implements FramePort
     }
 
     /**
-     * Ask the kernel to send the frames placed since the last flush: one system call per batch.
+     * Ask the kernel to send the frames placed since the last flush, and again for frames it left in the ring at an
+     * earlier one: one system call per batch. The kernel stops walking the ring, without an error, when the socket's
+     * send buffer is full (its earlier frames not yet freed by the peer, as happens when the machine is busy), and
+     * only the next call sends the rest; without it a ring full of such frames would never drain.
      *
-     * @return frames handed over.
+     * @return frames placed since the last flush.
      */
     public int flush()
     {
         final int pending = txPending;
-        if (pending > 0)
+        if (pending > 0 || lastPlacedFrameWaiting())
         {
+            if (0 == pending)
+            {
+                transmitRetries++;
+            }
             txPending = 0;
             LibC.sendto(txFd, null, 0, LibC.MSG_DONTWAIT, null, 0);
         }
         return pending;
+    }
+
+    /**
+     * Flushes that asked the kernel again for frames it had left in the transmit ring.
+     *
+     * @return the count since open; owner thread only.
+     */
+    public long transmitRetries()
+    {
+        return transmitRetries;
+    }
+
+    private boolean lastPlacedFrameWaiting()
+    {
+        final int last = 0 == txIndex ? txRing.frameCount - 1 : txIndex - 1;
+        return PacketRing.TX_STATUS_SEND_REQUEST ==
+            tx.getIntVolatile(txRing.frameOffset(last) + PacketRing.STATUS_OFFSET);
     }
 
     /**

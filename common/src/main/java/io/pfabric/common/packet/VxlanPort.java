@@ -62,6 +62,7 @@ public final class VxlanPort implements FramePort
     private boolean closed;
     private long badDatagrams;
     private long sendFailures;
+    private boolean unflushed;
 
     private VxlanPort(
         final NettyTransport transport,
@@ -186,6 +187,7 @@ public final class VxlanPort implements FramePort
         txView.putInt(4, vni << 8, ByteOrder.BIG_ENDIAN);
         txView.putBytes(VXLAN_HEADER_LENGTH, src, srcOffset, length);
         channel.write(new DatagramPacket(datagram, remote), channel.voidPromise());
+        unflushed = true;
         return true;
     }
 
@@ -198,14 +200,26 @@ public final class VxlanPort implements FramePort
      */
     public int flush()
     {
-        if (null != channel && Thread.currentThread() == owner)
+        if (unflushed && null != channel && Thread.currentThread() == owner)
         {
+            unflushed = false;
             channel.flush();
             if (NettyTransport.IO_URING == transport)
             {
                 loop.runNow();
             }
         }
+        return 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Always 0: Netty keeps what the socket refused and writes it when the socket is writable again, on a later run
+     * of the loop.
+     */
+    public long transmitRetries()
+    {
         return 0;
     }
 
