@@ -8,14 +8,25 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The host's way out: hands each packet written in the send buffer to the {@link PacketIo} and, on a paced link, to
  * an {@link EgressPacer} that keeps departures, DATA and ACKs alike, at the host link's rate so that the NIC's queue
  * stays short and the priority order is real. Without a link rate packets leave unpaced.
+ * <p>
+ * Packets leave in micro-batches: the pacer's wire clock may run up to {@link #LEAD_NS} ahead of now (a NIC's short
+ * transmit queue), and once it is that far ahead the transport waits until half of it has drained
+ * ({@link #waitNs(long)}), then sends the next half at once. The long-run rate is the link's; a thread wake-up per
+ * half lead instead of one per packet.
  */
 final class Egress
 {
+    /**
+     * How far ahead of the wire packets may be handed to the kernel, at least one full frame's wire time.
+     */
+    static final long LEAD_NS = 50_000;
+
     private final PacketIo io;
     private final UnsafeBuffer buffer;
     private final int wireOverheadLength;
     private final TransportCounters counters;
     private final EgressPacer pacer;
+    private final long leadNs;
 
     /**
      * An egress paced at a link's rate.
@@ -35,6 +46,8 @@ final class Egress
         this.wireOverheadLength = wireOverheadLength;
         this.counters = counters;
         this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
+        this.leadNs = null == pacer ? 0 :
+            Math.max(LEAD_NS, pacer.wireTimeNs(io.maxPacketLength() + wireOverheadLength));
     }
 
     /**
@@ -60,24 +73,28 @@ final class Egress
         return wireOverheadLength + length;
     }
 
+    /**
+     * Whether a packet may be handed to the kernel now: the wire clock is less than the lead ahead.
+     */
     boolean mayRelease(final long nowNs)
     {
-        return null == pacer || pacer.mayRelease(nowNs);
+        return null == pacer || pacer.mayRelease(nowNs + leadNs);
     }
 
     /**
-     * When the next packet may leave: now if unpaced.
+     * When the transport should next send: when half the lead has drained; now if unpaced.
      */
     long nextDepartureNs(final long nowNs)
     {
-        return null == pacer ? nowNs : pacer.nextDepartureNs();
+        return null == pacer ? nowNs : pacer.nextDepartureNs() - leadNs / 2;
     }
 
     /**
-     * How long until the next packet may leave: 0 if unpaced.
+     * How long the transport may wait before it sends again with the wire kept busy: until half the lead has
+     * drained; 0 or less if it may send now (always, unpaced).
      */
     long waitNs(final long nowNs)
     {
-        return null == pacer ? 0 : pacer.nextDepartureNs() - nowNs;
+        return null == pacer ? 0 : pacer.nextDepartureNs() - leadNs / 2 - nowNs;
     }
 }

@@ -36,12 +36,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public static final int BATCH = 32;
 
     /**
-     * A packet held back by the pacer for less than this is waited for by spinning; for longer, by sleeping in the
-     * I/O's wait, so that a host sending at a low emulated rate leaves the CPU to the switch and the other hosts.
-     */
-    public static final long SPIN_PACING_NS = 20_000;
-
-    /**
      * Most sends waiting for the transport's thread.
      */
     public static final int COMMAND_QUEUE_CAPACITY = 1 << 16;
@@ -261,7 +255,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(nowNs) <= SPIN_PACING_NS)
+        if (0 == work && scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(nowNs) <= 0)
         {
             work = 1;
         }
@@ -311,10 +305,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
-     * When idle: wait up to a timeout for packets (handling those that arrive) or for a new send to wake the wait.
-     * Transport thread only.
+     * When idle: wait for packets (handling those that arrive), for a new send to wake the wait, for the pacer to
+     * let the next packets go or for the earliest flow timeout, or up to a timeout. Transport thread only.
      *
-     * @param timeoutNs longest wait; keep it below the shortest timeout that matters.
+     * @param timeoutNs longest wait.
      * @return packets handled.
      */
     public int awaitWork(final long timeoutNs)
@@ -327,8 +321,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return admission.awaitHeldBack(nowNs, timeoutNs);
         }
-        return io.await(
-            this, scheduler.hasReady() ? Math.max(0, Math.min(timeoutNs, egress.waitNs(nowNs))) : timeoutNs);
+        long waitNs = timeoutNs;
+        if (scheduler.hasReady())
+        {
+            waitNs = Math.min(waitNs, egress.waitNs(nowNs));
+        }
+        if (scheduler.hasTimers())
+        {
+            waitNs = Math.min(waitNs, scheduler.earliestDeadlineNs() - nowNs);
+        }
+        return io.await(this, Math.max(0, waitNs));
     }
 
     /**
