@@ -37,11 +37,6 @@ import java.util.concurrent.TimeoutException;
 public final class HostDaemon implements AutoCloseable
 {
     private static final long START_TIMEOUT_SECONDS = 30;
-    /**
-     * Idle duty cycles before the transport thread waits in the kernel (epoll, until a packet, a send, the pacer or
-     * a timeout): spinning longer takes the CPU the switch and the other end need on a small machine.
-     */
-    private static final int SPINS_BEFORE_WAIT = 1;
     private static final int WARM_UP_FLOWS = 20;
     private static final long IDLE_WAIT_NS = 100_000;
 
@@ -202,19 +197,11 @@ public final class HostDaemon implements AutoCloseable
         }
         started.complete(transport);
         TimerSlack.setForCurrentThread(1);
-        int idleCycles = 0;
         try
         {
             while (running)
             {
-                if (transport.doWork() > 0)
-                {
-                    idleCycles = 0;
-                }
-                else if (++idleCycles > SPINS_BEFORE_WAIT)
-                {
-                    transport.awaitWork(IDLE_WAIT_NS);
-                }
+                transport.runOnce(IDLE_WAIT_NS);
             }
         }
         finally

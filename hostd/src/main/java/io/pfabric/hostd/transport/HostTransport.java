@@ -285,6 +285,36 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
+     * One step of a dedicated transport thread, with one I/O system call: commands, expired timers and the packets
+     * that may go now; then, if more may go at once, a look at the I/O without waiting, else a wait in it (handling
+     * the packets that arrive) until a packet, a send, the pacer or the earliest timeout, at most the given time.
+     * What the packets handled call for (ACKs, the next data) leaves at the next step. Transport thread only.
+     *
+     * @param maxWaitNs longest wait.
+     */
+    public void runOnce(final long maxWaitNs)
+    {
+        nowNs = clock.nanoTime();
+        commands.run(BATCH);
+        expireTimeouts();
+        if (null != admission)
+        {
+            admission.poll(nowNs, this);
+        }
+        transmitter.transmit(nowNs, admission);
+        io.flush();
+        if (!commands.isEmpty() ||
+            (scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(clock.nanoTime()) <= 0))
+        {
+            io.poll(this, BATCH);
+        }
+        else
+        {
+            awaitWork(maxWaitNs);
+        }
+    }
+
+    /**
      * The earliest time at which this transport has something to do unless a packet or a command comes first: the
      * pacer's next departure while a flow may send, or the earliest retransmission deadline. Transport thread only.
      *
