@@ -6,6 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ManualIoEventLoop;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.pfabric.common.packet.ManualLoopChannels;
@@ -33,6 +34,7 @@ import java.util.List;
 public final class UdpPacketIo implements PacketIo
 {
     private static final int RECEIVE_BUFFER_LENGTH = 2_048;
+    private static final int RECEIVE_BATCH = 16;
     private static final int SOCKET_BUFFER_LENGTH = 4 * 1024 * 1024;
 
     /**
@@ -101,9 +103,17 @@ public final class UdpPacketIo implements PacketIo
                 throw new IllegalArgumentException("host addresses must be IPv4: " + host);
             }
         }
-        channel.config()
-            .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER_LENGTH))
-            .setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
+        if (NettyTransport.EPOLL == transport)
+        {
+            channel.config()
+                .setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER_LENGTH * RECEIVE_BATCH))
+                .setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, RECEIVE_BUFFER_LENGTH);
+        }
+        else
+        {
+            channel.config().setRecvByteBufAllocator(new FixedRecvByteBufAllocator(RECEIVE_BUFFER_LENGTH));
+        }
+        channel.config().setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
         channel.config().setOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_LENGTH);
         final UdpPacketIo io = new UdpPacketIo(loop, channel, hosts);
         channel.pipeline().addLast(io.new Inbound());
