@@ -33,6 +33,8 @@ final class LibC
     static final int MAP_POPULATE = 0x8000;
     static final int MSG_DONTWAIT = 0x40;
     static final int POLLIN = 1;
+    static final int EFD_NONBLOCK = 0x800;
+    static final int EFD_CLOEXEC = 0x80000;
     static final int SIOCGIFMTU = 0x8921;
     static final int SIOCGIFHWADDR = 0x8927;
     static final int IFREQ_LENGTH = 40;
@@ -67,6 +69,14 @@ final class LibC
     static native int munmap(Pointer address, long length);
 
     static native int poll(Pointer fds, int count, int timeoutMs);
+
+    static native int ppoll(Pointer fds, long count, Pointer timeout, Pointer signalMask);
+
+    static native int eventfd(int initialValue, int flags);
+
+    static native long read(int fd, Pointer buffer, long length);
+
+    static native long write(int fd, Pointer buffer, long length);
 
     static native long sendto(int fd, Pointer buffer, long length, int flags, Pointer to, int toLength);
 

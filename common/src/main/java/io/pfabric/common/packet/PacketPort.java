@@ -41,7 +41,11 @@ public final class PacketPort implements FramePort
     private final PacketRing txRing;
     private final UnsafeBuffer rx;
     private final UnsafeBuffer tx;
-    private final Memory pollFd = new Memory(8);
+    private final Memory pollFds = new Memory(16);
+    private final Memory pollTimeout = new Memory(16);
+    private final Memory wakeValue = new Memory(8);
+    private final Memory wakeDrain = new Memory(8);
+    private final int wakeFd;
     private final Memory statistics = new Memory(8);
     private final Memory statisticsLength = new Memory(4);
     private int rxIndex;
@@ -62,7 +66,8 @@ public final class PacketPort implements FramePort
         final int rxFd,
         final int txFd,
         final PacketRing rxRing,
-        final PacketRing txRing)
+        final PacketRing txRing,
+        final int wakeFd)
     {
         this.interfaceName = interfaceName;
         this.interfaceIndex = interfaceIndex;
@@ -75,8 +80,13 @@ public final class PacketPort implements FramePort
         this.txRing = txRing;
         this.rx = rxRing.buffer;
         this.tx = txRing.buffer;
-        pollFd.setInt(0, rxFd);
-        pollFd.setShort(4, (short)LibC.POLLIN);
+        this.wakeFd = wakeFd;
+        pollFds.clear();
+        pollFds.setInt(0, rxFd);
+        pollFds.setShort(4, (short)LibC.POLLIN);
+        pollFds.setInt(8, wakeFd);
+        pollFds.setShort(12, (short)LibC.POLLIN);
+        wakeValue.setLong(0, 1);
     }
 
     /**
@@ -119,6 +129,7 @@ public final class PacketPort implements FramePort
 
         int rxFd = -1;
         int txFd = -1;
+        int wakeFd = -1;
         PacketRing rxRing = null;
         PacketRing txRing = null;
         try
@@ -147,7 +158,12 @@ public final class PacketPort implements FramePort
             final long mac = macAddress(rxFd, interfaceName);
             final int ringLimit = DEFAULT_RING_FRAME_LENGTH - PacketRing.TX_DATA_OFFSET - SOCKADDR_LL_LENGTH;
             final int limit = Math.min(0 == maxFrameLength ? mtu + ETHERNET_HEADER_LENGTH : maxFrameLength, ringLimit);
-            return new PacketPort(interfaceName, index, mtu, mac, limit, rxFd, txFd, rxRing, txRing);
+            wakeFd = LibC.eventfd(0, LibC.EFD_NONBLOCK | LibC.EFD_CLOEXEC);
+            if (wakeFd < 0)
+            {
+                throw PacketSocketException.fromErrno("opening an eventfd", interfaceName, Native.getLastError());
+            }
+            return new PacketPort(interfaceName, index, mtu, mac, limit, rxFd, txFd, rxRing, txRing, wakeFd);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
@@ -292,11 +308,44 @@ public final class PacketPort implements FramePort
      */
     public boolean awaitReceive(final int timeoutMs)
     {
+        return awaitReceiveNs(timeoutMs * 1_000_000L);
+    }
+
+    /**
+     * Wait until a frame may be waiting, {@link #wakeup()} is called or the timeout passes, to the nanosecond (as
+     * the thread's timer slack allows).
+     *
+     * @param timeoutNs longest wait.
+     * @return true if the receive ring may hold frames.
+     */
+    public boolean awaitReceiveNs(final long timeoutNs)
+    {
         if (0 != (rx.getIntVolatile(rxRing.frameOffset(rxIndex)) & PacketRing.RX_STATUS_USER))
         {
             return true;
         }
-        return LibC.poll(pollFd, 1, timeoutMs) > 0;
+        final long waitNs = Math.max(0, timeoutNs);
+        pollTimeout.setLong(0, waitNs / 1_000_000_000L);
+        pollTimeout.setLong(8, waitNs % 1_000_000_000L);
+        pollFds.setShort(6, (short)0);
+        pollFds.setShort(14, (short)0);
+        if (LibC.ppoll(pollFds, 2, pollTimeout, null) <= 0)
+        {
+            return false;
+        }
+        if (0 != pollFds.getShort(14))
+        {
+            LibC.read(wakeFd, wakeDrain, 8);
+        }
+        return 0 != pollFds.getShort(6);
+    }
+
+    /**
+     * End a wait in {@link #awaitReceiveNs(long)} now, or the next one at once if none is under way. Any thread.
+     */
+    public void wakeup()
+    {
+        LibC.write(wakeFd, wakeValue, 8);
     }
 
     /**
@@ -407,6 +456,7 @@ public final class PacketPort implements FramePort
             txRing.unmap();
             LibC.close(rxFd);
             LibC.close(txFd);
+            LibC.close(wakeFd);
         }
     }
 

@@ -188,13 +188,24 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     {
         if (port instanceof PacketPort packetPort)
         {
-            packetPort.awaitReceive((int)Math.max(1, timeoutNs / 1_000_000));
+            packetPort.awaitReceiveNs(timeoutNs);
         }
         else
         {
             LockSupport.parkNanos(timeoutNs);
         }
         return poll(inboundHandler, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void wakeup()
+    {
+        if (port instanceof PacketPort packetPort)
+        {
+            packetPort.wakeup();
+        }
     }
 
     /**
