@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pfabric switchd}: run one switch of a topology on raw-socket ports until SIGTERM or Ctrl-C.
@@ -42,6 +43,8 @@ import java.util.concurrent.Callable;
         "Raw-socket ports need root or CAP_NET_RAW; VXLAN-over-UDP ports need no privilege.")
 public final class SwitchdCommand implements Callable<Integer>
 {
+    private static final long SERVING_PATIENCE_SECONDS = 30;
+
     @Option(names = "--topology", paramLabel = "FILE", description = "Topology file (YAML or JSON).")
     Path topologyFile;
 
@@ -174,6 +177,14 @@ public final class SwitchdCommand implements Callable<Integer>
             final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
                 error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
             AgentRunner.startOnThread(runner);
+            if (!daemon.forwarder().awaitServing(SERVING_PATIENCE_SECONDS, TimeUnit.SECONDS))
+            {
+                err.printf(Locale.ROOT, "pfabric switchd %s: the forwarder did not run within %d s%n", daemon.name(),
+                    SERVING_PATIENCE_SECONDS);
+                runner.close();
+                daemon.close();
+                return 1;
+            }
             err.printf(Locale.ROOT, "pfabric switchd %s: forwarding on %d ports; SIGTERM or Ctrl-C stops it%n",
                 daemon.name(), daemon.portCount());
             for (int i = 0; i < daemon.portCount(); i++)

@@ -20,6 +20,9 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 /**
  * The switch's data path, run to completion on one thread: each port's receive ring → parse → forwarding lookup →
  * the egress port's queue discipline → its pacer → its transmit ring.
@@ -72,6 +75,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final CounterSet<ForwarderCounter> counters = new CounterSet<>(ForwarderCounter.class);
     private long lastDutyCycleNs;
     private boolean dutyCycleSeen;
+    private boolean serving;
+    private final CountDownLatch firstDutyCycle = new CountDownLatch(1);
 
     /**
      * A forwarder over ports.
@@ -197,6 +202,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             statisticsDeadlineNs = nowNs + STATISTICS_INTERVAL_NS;
             updateStatistics();
         }
+        if (!serving)
+        {
+            serving = true;
+            firstDutyCycle.countDown();
+        }
         return work;
     }
 
@@ -216,6 +226,20 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             port.counters().add(PortCounter.TRANSMIT_RETRIES,
                 port.io().transmitRetries() - port.counters().get(PortCounter.TRANSMIT_RETRIES));
         }
+    }
+
+    /**
+     * Wait until the forwarder has run its first duty cycle: every port has then been read once, so a port that
+     * binds its socket on first use (VXLAN) is bound, and frames sent to the switch from now on are forwarded.
+     *
+     * @param timeout longest wait.
+     * @param unit    of the timeout.
+     * @return false if the wait timed out.
+     * @throws InterruptedException if interrupted.
+     */
+    public boolean awaitServing(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return firstDutyCycle.await(timeout, unit);
     }
 
     /**
