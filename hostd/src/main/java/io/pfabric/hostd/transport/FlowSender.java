@@ -208,7 +208,7 @@ public final class FlowSender
         probeMode = false;
         probeDue = false;
         final long ackedBefore = ackedBytes;
-        markAcked(0, segmentAtOrAfter(cumulativeAckBytes, true));
+        markAcked(cumulativeSegments, segmentAtOrAfter(cumulativeAckBytes, true));
         for (int i = 0; i < sackCount; i++)
         {
             if (sackStartBytes[i] < sackEndBytes[i])
