@@ -177,7 +177,7 @@ public final class HostDaemon implements AutoCloseable
             maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
             final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
-                options.wireOverheadLength(), io, clock, listener, options.keepPayload());
+                HostTransport.PACING_LEAD_NS, options.wireOverheadLength(), io, clock, listener, options.keepPayload());
             if (null != options.control())
             {
                 control = HostControl.open(options.control(), hostIndex, topology.hosts().size(),

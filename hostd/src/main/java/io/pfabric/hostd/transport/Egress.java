@@ -9,18 +9,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * an {@link EgressPacer} that keeps departures, DATA and ACKs alike, at the host link's rate so that the NIC's queue
  * stays short and the priority order is real. Without a link rate packets leave unpaced.
  * <p>
- * Packets leave in micro-batches: the pacer's wire clock may run up to {@link #LEAD_NS} ahead of now (a NIC's short
- * transmit queue), and once it is that far ahead the transport waits until half of it has drained
+ * With a lead, packets leave in micro-batches: the pacer's wire clock may run up to the lead ahead of now (a NIC's
+ * short transmit queue), and once it is that far ahead the transport waits until half of it has drained
  * ({@link #waitNs(long)}), then sends the next half at once. The long-run rate is the link's; a thread wake-up per
- * half lead instead of one per packet.
+ * half lead instead of one per packet. Without one, each packet leaves when the previous one has left the wire.
  */
 final class Egress
 {
-    /**
-     * How far ahead of the wire packets may be handed to the kernel, at least one full frame's wire time.
-     */
-    static final long LEAD_NS = 50_000;
-
     private final PacketIo io;
     private final UnsafeBuffer buffer;
     private final int wireOverheadLength;
@@ -33,11 +28,13 @@ final class Egress
      *
      * @param buffer             the send buffer, each packet written from offset 0.
      * @param linkRateBitsPerSec the host link's rate; 0 for unpaced.
+     * @param leadNs             how far ahead of the wire packets may go, at least a full frame's wire time if not 0.
      */
     Egress(
         final PacketIo io,
         final UnsafeBuffer buffer,
         final long linkRateBitsPerSec,
+        final long leadNs,
         final int wireOverheadLength,
         final TransportCounters counters)
     {
@@ -46,8 +43,8 @@ final class Egress
         this.wireOverheadLength = wireOverheadLength;
         this.counters = counters;
         this.pacer = linkRateBitsPerSec > 0 ? new EgressPacer(linkRateBitsPerSec) : null;
-        this.leadNs = null == pacer ? 0 :
-            Math.max(LEAD_NS, pacer.wireTimeNs(io.maxPacketLength() + wireOverheadLength));
+        this.leadNs = null == pacer || leadNs <= 0 ? 0 :
+            Math.max(leadNs, pacer.wireTimeNs(io.maxPacketLength() + wireOverheadLength));
     }
 
     /**

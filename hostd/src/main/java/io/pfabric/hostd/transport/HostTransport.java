@@ -64,7 +64,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private boolean closed;
 
     /**
-     * A transport for one host.
+     * How far ahead of the wire a host on a real network may hand packets to the kernel ({@code HostDaemon}'s
+     * transports): they leave in micro-batches, one thread wake-up per half of it rather than one per packet. A model
+     * on virtual time (the simulator) paces exactly, with none.
+     */
+    public static final long PACING_LEAD_NS = 50_000;
+
+    /**
+     * A transport for one host that paces exactly: each packet leaves when the previous one has left the wire.
      *
      * @param configuration      window, timeout and priority settings.
      * @param localHost          this host's index in the topology (the high 32 bits of its flow ids).
@@ -86,6 +93,35 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final TransportListener listener,
         final boolean keepPayload)
     {
+        this(configuration, localHost, linkRateBitsPerSec, 0, wireOverheadLength, io, clock, listener, keepPayload);
+    }
+
+    /**
+     * A transport for one host.
+     *
+     * @param configuration      window, timeout and priority settings.
+     * @param localHost          this host's index in the topology (the high 32 bits of its flow ids).
+     * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
+     * @param pacingLeadNs       how far ahead of the wire packets may be handed to the I/O, such as
+     *                           {@link #PACING_LEAD_NS}; 0 to pace exactly.
+     * @param wireOverheadLength bytes each packet takes on the wire besides the pFabric header and payload (Ethernet,
+     *                           IPv4 and, over UDP, the UDP header; not the FCS).
+     * @param io                 carries the packets.
+     * @param clock              time source.
+     * @param listener           told of messages and finished flows.
+     * @param keepPayload        whether received messages are assembled and handed to the listener.
+     */
+    public HostTransport(
+        final TransportConfiguration configuration,
+        final int localHost,
+        final long linkRateBitsPerSec,
+        final long pacingLeadNs,
+        final int wireOverheadLength,
+        final PacketIo io,
+        final NanoClock clock,
+        final TransportListener listener,
+        final boolean keepPayload)
+    {
         if (localHost < 0)
         {
             throw new IllegalArgumentException("host index must not be negative: " + localHost);
@@ -96,7 +132,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.clock = clock;
         this.listener = listener;
         final PacketWriter writer = new PacketWriter();
-        this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, wireOverheadLength, counters);
+        this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, pacingLeadNs, wireOverheadLength, counters);
         this.transmitter = new Transmitter(flows, scheduler, writer, egress, counters);
         this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
         this.nowNs = clock.nanoTime();

@@ -24,11 +24,11 @@ class EgressTest
     /**
      * The transport's loop, backlogged: send while the egress lets it, then wait as long as it says.
      */
-    private static List<Long> sendTimes(final long rateBitsPerSec, final long durationNs)
+    private static List<Long> sendTimes(final long rateBitsPerSec, final long leadNs, final long durationNs)
     {
         final List<Long> times = new ArrayList<>();
         final Egress egress = new Egress(new CountingIo(), new UnsafeBuffer(new byte[PACKET_LENGTH]), rateBitsPerSec,
-            OVERHEAD, new TransportCounters());
+            leadNs, OVERHEAD, new TransportCounters());
         long nowNs = 1_000_000;
         final long endNs = nowNs + durationNs;
         while (nowNs < endNs)
@@ -51,13 +51,18 @@ class EgressTest
     @Test
     void aBackloggedHostSendsAtTheLinkRateWithinOnePercent()
     {
-        for (final long rate : new long[] { 100_000_000L, 1_000_000_000L, 10_000_000_000L })
+        for (final long leadNs : new long[] { 0, HostTransport.PACING_LEAD_NS })
         {
-            final long durationNs = 100_000_000;
-            final List<Long> times = sendTimes(rate, durationNs);
-            final double sentBits = times.size() * 8.0 * (OVERHEAD + PACKET_LENGTH + EgressPacer.WIRE_OVERHEAD_LENGTH);
-            final double ratio = sentBits / (rate * (durationNs / 1e9));
-            assertTrue(Math.abs(ratio - 1) < 0.01, "at " + rate + " b/s the host sent " + ratio + " of the rate");
+            for (final long rate : new long[] { 100_000_000L, 1_000_000_000L, 10_000_000_000L })
+            {
+                final long durationNs = 100_000_000;
+                final List<Long> times = sendTimes(rate, leadNs, durationNs);
+                final double sentBits =
+                    times.size() * 8.0 * (OVERHEAD + PACKET_LENGTH + EgressPacer.WIRE_OVERHEAD_LENGTH);
+                final double ratio = sentBits / (rate * (durationNs / 1e9));
+                assertTrue(Math.abs(ratio - 1) < 0.01,
+                    "at " + rate + " b/s with a lead of " + leadNs + " ns the host sent " + ratio + " of the rate");
+            }
         }
     }
 
@@ -66,7 +71,7 @@ class EgressTest
     {
         final long rate = 1_000_000_000L;
         final long wireNs = wireTimeNs(rate);
-        final List<Long> times = sendTimes(rate, 10_000_000);
+        final List<Long> times = sendTimes(rate, HostTransport.PACING_LEAD_NS, 10_000_000);
         final long startNs = times.get(0);
         int batches = 0;
         for (int i = 0; i < times.size(); i++)
@@ -76,20 +81,37 @@ class EgressTest
                 batches++;
             }
             final long wireFreeNs = startNs + (i + 1) * wireNs;
-            assertTrue(wireFreeNs - times.get(i) <= Egress.LEAD_NS + 2 * wireNs,
+            assertTrue(wireFreeNs - times.get(i) <= HostTransport.PACING_LEAD_NS + 2 * wireNs,
                 "packet " + i + " handed over " + (wireFreeNs - times.get(i)) + " ns before its wire time ends");
         }
         final double packetsPerBatch = (double)times.size() / batches;
-        final double expected = Egress.LEAD_NS / 2.0 / wireNs;
+        final double expected = HostTransport.PACING_LEAD_NS / 2.0 / wireNs;
         assertTrue(packetsPerBatch >= Math.max(1.5, expected * 0.8),
             packetsPerBatch + " packets per batch at 1 Gb/s; half the lead holds " + expected);
+    }
+
+    /**
+     * The first two go together: the pacer lets a frame catch up on a link that was idle.
+     */
+    @Test
+    void withoutALeadEachPacketLeavesWhenThePreviousHasLeftTheWire()
+    {
+        final long rate = 1_000_000_000L;
+        final long wireNs = wireTimeNs(rate);
+        final List<Long> times = sendTimes(rate, 0, 1_000_000);
+        for (int i = 2; i < times.size(); i++)
+        {
+            final long gapNs = times.get(i) - times.get(i - 1);
+            assertTrue(gapNs >= wireNs - 1 && gapNs <= wireNs + 1,
+                "packets " + (i - 1) + " and " + i + " left " + gapNs + " ns apart; one frame takes " + wireNs);
+        }
     }
 
     @Test
     void anUnpacedHostNeverWaits()
     {
-        final Egress egress = new Egress(new CountingIo(), new UnsafeBuffer(new byte[PACKET_LENGTH]), 0, OVERHEAD,
-            new TransportCounters());
+        final Egress egress = new Egress(new CountingIo(), new UnsafeBuffer(new byte[PACKET_LENGTH]), 0,
+            HostTransport.PACING_LEAD_NS, OVERHEAD, new TransportCounters());
         for (int i = 0; i < 1_000; i++)
         {
             assertTrue(egress.mayRelease(5));
