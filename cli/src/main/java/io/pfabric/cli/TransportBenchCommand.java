@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
             "target, runs switchd with every port paced at that rate (0: unpaced) and one flow from h1 to h2. " +
             "Targets: hostd (hostd over kernel UDP, drop-tail ports), hostd-pfabric (hostd over kernel UDP, pFabric " +
             "ports), hostd-raw (hostd --io raw: IPv4 protocol 253 on packet sockets, drop-tail ports), kernel-tcp " +
-            "(the kernel's TCP with its default congestion control or --tcp-cc, driven by a Java NIO sender and " +
+            "(the kernel's TCP with cubic or --tcp-cc, driven by a Java NIO sender and " +
             "receiver in the namespaces, TCP_NODELAY, drop-tail ports). Every port has the same --buffer; hostd " +
             "paces at the rate and sets its window and timeout from the measured round trip as the paper derives " +
             "them (unpaced: the window starts at its cap).",
@@ -70,9 +70,9 @@ public final class TransportBenchCommand implements Callable<Integer>
             "less one, or the bandwidth-delay product if larger (default: ${DEFAULT-VALUE}, pFabric's).")
     long bufferLength;
 
-    @Option(names = "--tcp-cc", paramLabel = "NAME",
-        description = "kernel-tcp's congestion control in the hosts' namespaces; a namespace may only choose one " +
-            "of net.ipv4.tcp_allowed_congestion_control (default: the kernel's default, which the progress names).")
+    @Option(names = "--tcp-cc", defaultValue = "cubic", paramLabel = "NAME",
+        description = "kernel-tcp's congestion control in the hosts' namespaces, added to the host's " +
+            "net.ipv4.tcp_allowed_congestion_control for the run if it is not there (default: ${DEFAULT-VALUE}).")
     String tcpCongestionControl;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",

@@ -22,6 +22,7 @@ import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.testbed.CongestionControlAllowance;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
@@ -81,7 +82,6 @@ public final class Experiment
     private static final int WARM_UP_SHORT_FLOWS = 100;
     private static final long WARM_UP_SHORT_FLOW_BYTES = 8_760;
     private static final long WARM_UP_PATIENCE_SEC = 120;
-    private static final String ALLOWED_CC = "/proc/sys/net/ipv4/tcp_allowed_congestion_control";
 
     /**
      * What an experiment produced.
@@ -540,15 +540,13 @@ public final class Experiment
      */
     private void allowCongestionControl(final String congestionControl) throws IOException
     {
-        final String allowed = Files.readString(Path.of(ALLOWED_CC)).trim();
-        if (List.of(allowed.split("\\s+")).contains(congestionControl))
+        final CongestionControlAllowance allowance = teardown.add(CongestionControlAllowance.allow(congestionControl));
+        if (allowance.changed())
         {
-            return;
+            out.printf(Locale.ROOT, "pfabric experiment: allowed %s in network namespaces for this run " +
+                "(net.ipv4.tcp_allowed_congestion_control was '%s'; put back at the end)%n", congestionControl,
+                allowance.previous());
         }
-        Commands.run("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed + " " + congestionControl);
-        out.printf(Locale.ROOT, "pfabric experiment: allowed %s in network namespaces for this run " +
-            "(net.ipv4.tcp_allowed_congestion_control was '%s'; put back at the end)%n", congestionControl, allowed);
-        teardown.add(() -> Commands.run("sysctl", "-qw", "net.ipv4.tcp_allowed_congestion_control=" + allowed));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.testbed.CongestionControlAllowance;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.bench.netns.BenchFabric;
 import io.pfabric.testbed.NetnsFabric;
@@ -188,6 +189,17 @@ public final class TransportBench implements AutoCloseable
         resources.build(topology, PREFIX);
         try
         {
+            if (null != settings.tcpCongestionControl())
+            {
+                final CongestionControlAllowance allowance =
+                    track(CongestionControlAllowance.allow(settings.tcpCongestionControl()));
+                if (allowance.changed())
+                {
+                    progress.printf("bench transport: allowed %s in network namespaces for this run " +
+                        "(net.ipv4.tcp_allowed_congestion_control was '%s'; put back at the end)%n",
+                        settings.tcpCongestionControl(), allowance.previous());
+                }
+            }
             for (final String host : List.of("h1", "h2"))
             {
                 Commands.inNamespace(fabric().namespace(host), "sysctl", "-qw", "net.ipv4.tcp_no_metrics_save=1");
@@ -361,8 +373,8 @@ public final class TransportBench implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new IOException("cannot use " + settings.tcpCongestionControl() + " in a namespace: it must be " +
-                "loaded and in net.ipv4.tcp_allowed_congestion_control (" + ex.getMessage() + ")", ex);
+            throw new IOException("cannot use " + settings.tcpCongestionControl() + " in a namespace: the kernel " +
+                "must have it (net.ipv4.tcp_available_congestion_control) (" + ex.getMessage() + ")", ex);
         }
     }
 
