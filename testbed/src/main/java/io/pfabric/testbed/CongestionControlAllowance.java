@@ -28,6 +28,17 @@ public final class CongestionControlAllowance implements AutoCloseable
     }
 
     /**
+     * Whether a string can name a congestion control (the kernel's names are at most 15 characters).
+     *
+     * @param name the string.
+     * @return true if it is lower-case letters, digits and underscores, 1 to 15 of them.
+     */
+    public static boolean isName(final String name)
+    {
+        return name.matches("[a-z0-9_]{1,15}");
+    }
+
+    /**
      * Allow a congestion control in namespaces, if it is not allowed already.
      *
      * @param name such as {@code cubic}; it must be available to the kernel (built in or loaded).
@@ -36,7 +47,7 @@ public final class CongestionControlAllowance implements AutoCloseable
      */
     public static CongestionControlAllowance allow(final String name) throws IOException
     {
-        if (!name.matches("[a-z0-9_]{1,15}"))
+        if (!isName(name))
         {
             throw new IllegalArgumentException("not a congestion control name: " + name);
         }

@@ -118,7 +118,7 @@ public final class TransportBench implements AutoCloseable
                 throw new IllegalArgumentException("need a flow of at least a byte, a round trip to measure and a " +
                     "buffer of two 1500-byte packets");
             }
-            if (null != tcpCongestionControl && !tcpCongestionControl.matches("[a-z0-9_]{1,15}"))
+            if (null != tcpCongestionControl && !CongestionControlAllowance.isName(tcpCongestionControl))
             {
                 throw new IllegalArgumentException("not a congestion control name: " + tcpCongestionControl);
             }

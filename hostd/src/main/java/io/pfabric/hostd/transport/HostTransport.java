@@ -291,7 +291,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int doWork()
     {
         int work = poll();
-        if (0 == work && scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(nowNs) <= 0)
+        if (0 == work && maySendNow(nowNs))
         {
             work = 1;
         }
@@ -310,7 +310,17 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         nowNs = clock.nanoTime();
         int work = commands.run(BATCH);
         work += io.poll(this, BATCH);
-        work += expireTimeouts();
+        return work + sendDue();
+    }
+
+    /**
+     * Expire timers, let the admission control act and send what may go, then flush the I/O.
+     *
+     * @return timers handled, admission work and packets sent.
+     */
+    private int sendDue()
+    {
+        int work = expireTimeouts();
         if (null != admission)
         {
             work += admission.poll(nowNs, this);
@@ -318,6 +328,11 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         work += transmitter.transmit(nowNs, admission);
         io.flush();
         return work;
+    }
+
+    private boolean maySendNow(final long timeNs)
+    {
+        return scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(timeNs) <= 0;
     }
 
     /**
@@ -332,15 +347,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         nowNs = clock.nanoTime();
         commands.run(BATCH);
-        expireTimeouts();
-        if (null != admission)
-        {
-            admission.poll(nowNs, this);
-        }
-        transmitter.transmit(nowNs, admission);
-        io.flush();
-        if (!commands.isEmpty() ||
-            (scheduler.hasReady() && !transmitter.heldBack() && egress.waitNs(clock.nanoTime()) <= 0))
+        sendDue();
+        if (!commands.isEmpty() || maySendNow(clock.nanoTime()))
         {
             io.poll(this, BATCH);
         }
