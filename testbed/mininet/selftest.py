@@ -106,7 +106,8 @@ def interrupted(signum, _frame):
 def main():
     signal.signal(signal.SIGTERM, interrupted)
     spec = sys.argv[1] if len(sys.argv) > 1 else 'star,2'
-    os.environ.setdefault('PFABRIC_MN_DIR', tempfile.mkdtemp(prefix='pfabric-mn-'))
+    if not os.environ.get('PFABRIC_MN_DIR'):
+        os.environ['PFABRIC_MN_DIR'] = tempfile.mkdtemp(prefix='pfabric-mn-')
     setLogLevel('info')
     started = time.monotonic()
     net = None
