@@ -90,6 +90,13 @@ public final class HostdCommand implements Callable<Integer>
         description = "pfabric (windowed, default) or linerate (no window).")
     String scheme;
 
+    @Option(names = "--segments-per-ack", defaultValue = "1", paramLabel = "N",
+        description = "1 (default, pFabric's rule): every data packet is acknowledged at once. N = 2.." +
+            TransportConfiguration.MAX_SEGMENTS_PER_ACK + " (an option, not the paper's): an in-order packet's " +
+            "ACK may wait until N are owed or the packets taken from the socket so far are handled; packets out of " +
+            "order, duplicates, probes and a flow's last packet are acknowledged at once.")
+    int segmentsPerAck;
+
     @Option(names = "--socket", paramLabel = "PATH", description = "Application socket path.")
     Path socket;
 
@@ -303,7 +310,8 @@ public final class HostdCommand implements Callable<Integer>
     {
         final TransportConfiguration windowed = TransportConfiguration.forFabric(
             linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
-        return "linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed;
+        return ("linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed)
+            .withSegmentsPerAck(segmentsPerAck);
     }
 
     private void measureBaseRtt(final HostDaemon daemon, final Topology topology, final long linkRateBitsPerSec,

@@ -75,6 +75,17 @@ public final class TransportBenchCommand implements Callable<Integer>
             "net.ipv4.tcp_allowed_congestion_control for the run if it is not there (default: ${DEFAULT-VALUE}).")
     String tcpCongestionControl;
 
+    @Option(names = "--host-threads", defaultValue = "shared", paramLabel = "shared|per-host",
+        description = "shared (default): hostd's two hosts on one thread, as pfabric experiment runs them, where " +
+            "the I/O allows it (UDP; hostd-raw always has a thread per host); per-host: a thread each.")
+    String hostThreads;
+
+    @Option(names = "--segments-per-ack", defaultValue = "1", paramLabel = "N",
+        description = "hostd's ACK rule: 1 (default, pFabric's) acknowledges every data packet at once; N > 1 (an " +
+            "option, measured separately) lets an in-order packet's ACK wait until N are owed or the receive batch " +
+            "is handled.")
+    int segmentsPerAck;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default: the columns, then hostd/kernel-tcp ratios) or csv: " +
             "target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb (ratio_to_max empty unpaced).")
@@ -105,13 +116,17 @@ public final class TransportBenchCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--buffer must hold at least two 1500-byte packets");
         }
+        if (!"shared".equals(hostThreads) && !"per-host".equals(hostThreads))
+        {
+            throw new IllegalArgumentException("--host-threads must be shared or per-host, not '" + hostThreads + "'");
+        }
         if (!"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final TransportBench bench = new TransportBench(new TransportBench.Settings(rows, bitsPerSec, sizeBytes,
             bufferLength, TransportBench.DEFAULT_RTT_SAMPLES, TransportBench.Settings.DEFAULT_WARM_UP,
-            tcpCongestionControl), System.err);
+            tcpCongestionControl, "shared".equals(hostThreads), segmentsPerAck), System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         final List<Result> results;

@@ -7,6 +7,7 @@ import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.experiment.TcpReplay;
 import io.pfabric.common.os.Commands;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topologies;
@@ -44,6 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -339,13 +341,22 @@ public final class Experiment
         final TransportListener quiet = new TransportListener()
         {
         };
+        final TransportConfiguration configuration = configuration(scheme, baseRttNs);
+        final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration,
+            settings.rateBitsPerSec(), PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false);
         final List<HostDaemon> hosts = new ArrayList<>();
-        for (int i = 0; i < hostNames.size(); i++)
+        if (PacketIos.UDP.equals(fabric.hostIo()))
         {
-            final String name = hostNames.get(i);
-            hosts.add(teardown.add(HostDaemon.start(topology, name,
-                new HostDaemon.Options(configuration(scheme, baseRttNs), settings.rateBitsPerSec(),
-                    PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false),
+            for (final HostDaemon host :
+                HostDaemon.startShared(topology, hostNames, options, NettyTransport.EPOLL, name -> quiet))
+            {
+                hosts.add(teardown.add(host));
+            }
+            return hosts;
+        }
+        for (final String name : hostNames)
+        {
+            hosts.add(teardown.add(HostDaemon.start(topology, name, options.apply(name),
                 PacketIos.factory(fabric.hostIo()), quiet)));
         }
         return hosts;

@@ -1,5 +1,6 @@
 package io.pfabric.hostd;
 
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.TimerSlack;
@@ -10,6 +11,9 @@ import io.pfabric.hostd.control.HostControl;
 import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.PacketIoFactory;
+import io.pfabric.hostd.io.PacketIos;
+import io.pfabric.hostd.io.UdpIoGroup;
+import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
@@ -19,6 +23,8 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,13 +32,15 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
- * One host of a topology running pFabric's transport: the embedded Java API. Its {@link HostTransport} runs on its
- * own thread, which enters the host's network namespace (if given), opens the packet I/O and then polls until
- * {@link #close()}: it spins while there is work and a little after, then waits in the I/O (epoll for UDP) for at
- * most 100 µs, woken at once by a packet or a new send. Closing reports every flow still in flight to the listener
- * as incomplete.
+ * One host of a topology running pFabric's transport: the embedded Java API. Its {@link HostTransport} runs on a
+ * thread of its own ({@link #start}) or on one thread shared with other hosts of the same process ({@link
+ * #startShared}), which enters the host's network namespace (if given), opens the packet I/O and then runs the
+ * transport's steps until {@link #close()}: it looks at the I/O without waiting while a packet may leave at once,
+ * else waits in it (epoll for UDP) until a packet, a new send, the pacer's next departure or the earliest timeout,
+ * at most 100 µs. Closing reports every flow still in flight to the listener as incomplete.
  */
 public final class HostDaemon implements AutoCloseable
 {
@@ -43,7 +51,11 @@ public final class HostDaemon implements AutoCloseable
     private final Topology topology;
     private final HostSpec host;
     private final int hostIndex;
-    private final Thread thread;
+    private final Options options;
+    private final TransportListener listener;
+    private Thread thread;
+    private PacketIo io;
+    private HostTransport transport;
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
@@ -100,18 +112,18 @@ public final class HostDaemon implements AutoCloseable
         }
     }
 
-    private HostDaemon(final Topology topology, final HostSpec host, final int hostIndex, final Options options,
-        final PacketIoFactory ioFactory, final TransportListener listener)
+    private HostDaemon(final Topology topology, final String hostName, final Options options,
+        final TransportListener listener)
     {
         this.topology = topology;
-        this.host = host;
-        this.hostIndex = hostIndex;
-        this.thread = new Thread(() -> run(options, ioFactory, listener), "hostd-" + host.name());
-        this.thread.setDaemon(true);
+        this.hostIndex = indexOf(topology, hostName);
+        this.host = topology.hosts().get(hostIndex);
+        this.options = options;
+        this.listener = listener;
     }
 
     /**
-     * Start a host.
+     * Start a host on a thread of its own.
      *
      * @param topology  the fabric.
      * @param hostName  which host this is.
@@ -128,12 +140,78 @@ public final class HostDaemon implements AutoCloseable
         final PacketIoFactory ioFactory,
         final TransportListener listener) throws IOException
     {
-        final int index = indexOf(topology, hostName);
-        final HostDaemon daemon =
-            new HostDaemon(topology, topology.hosts().get(index), index, options, ioFactory, listener);
+        final HostDaemon daemon = new HostDaemon(topology, hostName, options, listener);
+        daemon.thread = new Thread(() -> daemon.runAlone(ioFactory), "hostd-" + hostName);
+        daemon.thread.setDaemon(true);
         daemon.thread.start();
         daemon.awaitStart();
         return daemon;
+    }
+
+    /**
+     * Start several hosts of a topology on one thread that serves them all, over UDP: the thread enters each host's
+     * namespace in turn to open its socket, then runs a step of every host's transport and waits once for all of
+     * their sockets, their pacers and their timeouts. On a machine with few cores this spares a thread wake-up and a
+     * context switch wherever one host's packet is another's work, and keeps the hosts from competing with the
+     * switch's thread for the cores. Each host is closed on its own; the thread ends with the last.
+     *
+     * @param topology  the fabric.
+     * @param hostNames the hosts, each with its own options.
+     * @param options   how to run each host; central control is not served on a shared thread.
+     * @param transport Netty's epoll or io_uring.
+     * @param listeners each host's, told of its messages and finished flows, on the shared thread.
+     * @return the running hosts, in the order named.
+     * @throws IOException if a namespace cannot be entered or a socket cannot be opened (no host is left running).
+     * @throws IllegalArgumentException if a host's options ask for central control.
+     */
+    public static List<HostDaemon> startShared(
+        final Topology topology,
+        final List<String> hostNames,
+        final Function<String, Options> options,
+        final NettyTransport transport,
+        final Function<String, TransportListener> listeners) throws IOException
+    {
+        final List<HostDaemon> daemons = new ArrayList<>();
+        for (final String name : hostNames)
+        {
+            final Options hostOptions = options.apply(name);
+            if (null != hostOptions.control())
+            {
+                throw new IllegalArgumentException("host " + name + ": central control needs a thread per host");
+            }
+            daemons.add(new HostDaemon(topology, name, hostOptions, listeners.apply(name)));
+        }
+        if (daemons.isEmpty())
+        {
+            return daemons;
+        }
+        final List<InetSocketAddress> addresses = PacketIos.udpAddresses(topology);
+        final Thread thread = new Thread(() -> runShared(daemons, transport, addresses),
+            "hostd-" + String.join(",", hostNames));
+        thread.setDaemon(true);
+        for (final HostDaemon daemon : daemons)
+        {
+            daemon.thread = thread;
+        }
+        thread.start();
+        IOException failure = null;
+        for (final HostDaemon daemon : daemons)
+        {
+            try
+            {
+                daemon.awaitStart();
+            }
+            catch (final IOException ex)
+            {
+                failure = null == failure ? ex : failure;
+            }
+        }
+        if (null != failure)
+        {
+            daemons.forEach(HostDaemon::close);
+            throw failure;
+        }
+        return daemons;
     }
 
     private void awaitStart() throws IOException
@@ -163,10 +241,95 @@ public final class HostDaemon implements AutoCloseable
         }
     }
 
-    private void run(final Options options, final PacketIoFactory ioFactory, final TransportListener listener)
+    private void runAlone(final PacketIoFactory ioFactory)
     {
-        PacketIo io = null;
-        final HostTransport transport;
+        if (!open(ioFactory))
+        {
+            return;
+        }
+        TimerSlack.setForCurrentThread(1);
+        try
+        {
+            while (running)
+            {
+                transport.runOnce(IDLE_WAIT_NS);
+            }
+        }
+        finally
+        {
+            closeOnThread();
+        }
+    }
+
+    private static void runShared(
+        final List<HostDaemon> daemons, final NettyTransport nettyTransport, final List<InetSocketAddress> addresses)
+    {
+        final UdpIoGroup group;
+        try
+        {
+            group = UdpIoGroup.open(nettyTransport);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            for (final HostDaemon daemon : daemons)
+            {
+                daemon.failStart(ex);
+            }
+            return;
+        }
+        final List<HostDaemon> serving = new ArrayList<>(daemons.size());
+        try
+        {
+            for (final HostDaemon daemon : daemons)
+            {
+                if (daemon.open((topology, localHost) -> group.open(addresses, localHost)))
+                {
+                    ((UdpPacketIo)daemon.io).deliverTo(daemon.transport);
+                    serving.add(daemon);
+                }
+            }
+            TimerSlack.setForCurrentThread(1);
+            while (!serving.isEmpty())
+            {
+                long waitNs = IDLE_WAIT_NS;
+                for (int i = 0, n = serving.size(); i < n; i++)
+                {
+                    waitNs = Math.min(waitNs, serving.get(i).transport.step());
+                }
+                if (0 == waitNs)
+                {
+                    group.poll();
+                }
+                else
+                {
+                    group.await(waitNs);
+                }
+                for (int i = serving.size() - 1; i >= 0; i--)
+                {
+                    if (!serving.get(i).running)
+                    {
+                        serving.remove(i).closeOnThread();
+                    }
+                }
+            }
+        }
+        finally
+        {
+            for (final HostDaemon daemon : serving)
+            {
+                daemon.closeOnThread();
+            }
+            group.close();
+        }
+    }
+
+    /**
+     * On the serving thread: enter the host's namespace, open its I/O and build its transport.
+     *
+     * @return false if that failed (the start is failed with the reason).
+     */
+    private boolean open(final PacketIoFactory ioFactory)
+    {
         try
         {
             if (null != options.namespace())
@@ -191,20 +354,22 @@ public final class HostDaemon implements AutoCloseable
             {
                 io.close();
             }
-            started.completeExceptionally(ex instanceof IOException ? ex : new IOException(ex.getMessage(), ex));
-            stopped.complete(null);
-            return;
+            failStart(ex);
+            return false;
         }
         started.complete(transport);
-        TimerSlack.setForCurrentThread(1);
+        return true;
+    }
+
+    private void failStart(final Exception ex)
+    {
+        started.completeExceptionally(ex instanceof IOException ? ex : new IOException(ex.getMessage(), ex));
+        stopped.complete(null);
+    }
+
+    private void closeOnThread()
+    {
         try
-        {
-            while (running)
-            {
-                transport.runOnce(IDLE_WAIT_NS);
-            }
-        }
-        finally
         {
             transport.onClose();
             if (null != control)
@@ -212,6 +377,9 @@ public final class HostDaemon implements AutoCloseable
                 control.close();
             }
             io.close();
+        }
+        finally
+        {
             stopped.complete(null);
         }
     }
@@ -416,13 +584,23 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
-     * CPU time the transport's thread has used.
+     * CPU time the thread serving this host has used (with the other hosts of a {@link #startShared} group).
      *
      * @return nanoseconds, or -1 if the JVM does not measure thread CPU time.
      */
     public long threadCpuNanos()
     {
         return ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.threadId());
+    }
+
+    /**
+     * The thread that serves this host, shared with the other hosts of a {@link #startShared} group.
+     *
+     * @return its id.
+     */
+    public long threadId()
+    {
+        return thread.threadId();
     }
 
     /**

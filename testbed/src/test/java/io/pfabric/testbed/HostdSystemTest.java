@@ -2,6 +2,7 @@ package io.pfabric.testbed;
 
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.common.os.Commands;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.io.PacketIos;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,32 +56,48 @@ class HostdSystemTest
 
     private void start(final int hostCount, final String io) throws Exception
     {
+        start(hostCount, io, false);
+    }
+
+    private void start(final int hostCount, final String io, final boolean sharedThread) throws Exception
+    {
         final String prefix = "pfh" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         final Topology topology = Topologies.star(hostCount, "", RATE_BPS, "pfabric");
         fabric = NetnsFabric.build(topology, prefix);
         switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
         final TransportConfiguration configuration =
             TransportConfiguration.forFabric(RATE_BPS, BASE_RTT_NS, 36_000);
+        final List<String> names = new ArrayList<>();
         for (int i = 1; i <= hostCount; i++)
         {
-            final String name = "h" + i;
-            final Map<Long, byte[]> messages = new ConcurrentHashMap<>();
-            received.put(name, messages);
-            final TransportListener listener = new TransportListener()
-            {
-                public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message,
-                    final int length)
-                {
-                    final byte[] bytes = new byte[length];
-                    message.getBytes(0, bytes);
-                    messages.put(flowId, bytes);
-                }
-            };
-            hosts.add(HostDaemon.start(topology, name,
-                new HostDaemon.Options(configuration, RATE_BPS, PacketIos.wireOverheadLength(io),
-                    fabric.namespace(name), true),
-                PacketIos.factory(io), listener));
+            names.add("h" + i);
         }
+        final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration, RATE_BPS,
+            PacketIos.wireOverheadLength(io), fabric.namespace(name), true);
+        if (sharedThread)
+        {
+            hosts.addAll(HostDaemon.startShared(topology, names, options, NettyTransport.EPOLL, this::recorder));
+            return;
+        }
+        for (final String name : names)
+        {
+            hosts.add(HostDaemon.start(topology, name, options.apply(name), PacketIos.factory(io), recorder(name)));
+        }
+    }
+
+    private TransportListener recorder(final String host)
+    {
+        final Map<Long, byte[]> messages = received.computeIfAbsent(host, name -> new ConcurrentHashMap<>());
+        return new TransportListener()
+        {
+            public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message,
+                final int length)
+            {
+                final byte[] bytes = new byte[length];
+                message.getBytes(0, bytes);
+                messages.put(flowId, bytes);
+            }
+        };
     }
 
     @AfterEach
@@ -113,6 +131,53 @@ class HostdSystemTest
     void allToAllAmongFourHostsArrivesIntact() throws Exception
     {
         start(4);
+        sendAllToAllAndCheckIntact();
+    }
+
+    @Test
+    void oneThreadServesFourHostsInTheirOwnNamespacesAllToAllIntact() throws Exception
+    {
+        start(4, PacketIos.UDP, true);
+        for (final HostDaemon host : hosts)
+        {
+            assertEquals(hosts.get(0).threadId(), host.threadId(), host.host().name() + " on the shared thread");
+            assertEquals(List.of(host.host().ipText()), addressesIn(host.host().name()),
+                "each host's address exists only in its own namespace, where its socket is bound");
+        }
+        sendAllToAllAndCheckIntact();
+    }
+
+    @Test
+    void aHostClosedOnASharedThreadLeavesTheOthersServed() throws Exception
+    {
+        start(3, PacketIos.UDP, true);
+        final CompletableFuture<FlowRecord> doomed = hosts.get(0).send("h2", 50_000_000L);
+        Await.await(() -> hosts.get(0).counters().acksReceived() >= 100, PROGRESS_TIMEOUT,
+            "the long flow got going (h1 received 100 acknowledgements)");
+        hosts.get(0).close();
+        assertTrue(doomed.isCompletedExceptionally(), "the closed host's flow is reported incomplete");
+        final byte[] payload = randomBytes(new SplittableRandom(21), 400_000);
+        final FlowRecord record = hosts.get(1).send("h3", payload).get(60, TimeUnit.SECONDS);
+        assertArrayEquals(payload, delivered("h3", record.flowId()), "the thread still serves h2 and h3");
+    }
+
+    private List<String> addressesIn(final String host) throws Exception
+    {
+        final List<String> addresses = new ArrayList<>();
+        for (final String line : Commands.inNamespace(fabric.namespace(host), "ip", "-4", "-o", "addr", "show",
+            "scope", "global").split("\n"))
+        {
+            final String[] fields = line.trim().split("\\s+");
+            if (fields.length > 3)
+            {
+                addresses.add(fields[3].substring(0, fields[3].indexOf('/')));
+            }
+        }
+        return addresses;
+    }
+
+    private void sendAllToAllAndCheckIntact() throws Exception
+    {
         final SplittableRandom random = new SplittableRandom(3);
         final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
         final List<byte[]> payloads = new ArrayList<>();

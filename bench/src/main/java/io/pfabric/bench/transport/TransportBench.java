@@ -1,6 +1,7 @@
 package io.pfabric.bench.transport;
 
 import io.pfabric.common.os.Commands;
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * hostd beside the kernel's TCP on one path: a {@code star:2} fabric in network namespaces, switchd with every port
@@ -88,6 +90,10 @@ public final class TransportBench implements AutoCloseable
      *                        one), so that the JIT has compiled its hot paths.
      * @param tcpCongestionControl kernel TCP's congestion control in the hosts' namespaces, such as {@code cubic};
      *                        null for the kernel's default.
+     * @param sharedHostThread whether hostd's two hosts run on one thread ({@link HostDaemon#startShared}) where
+     *                        their I/O allows it (UDP), as {@code pfabric experiment} runs them, rather than on a
+     *                        thread each.
+     * @param segmentsPerAck   hostd's {@link TransportConfiguration#segmentsPerAck()}: 1 is pFabric's rule.
      */
     public record Settings(
         List<TransportTarget> targets,
@@ -96,7 +102,9 @@ public final class TransportBench implements AutoCloseable
         long bufferLength,
         int rttSamples,
         Duration warmUp,
-        String tcpCongestionControl)
+        String tcpCongestionControl,
+        boolean sharedHostThread,
+        int segmentsPerAck)
     {
         /**
          * Warm-up per target: on the development VM it narrowed, though not always closed, the gap between the first
@@ -121,6 +129,11 @@ public final class TransportBench implements AutoCloseable
             if (null != tcpCongestionControl && !CongestionControlAllowance.isName(tcpCongestionControl))
             {
                 throw new IllegalArgumentException("not a congestion control name: " + tcpCongestionControl);
+            }
+            if (segmentsPerAck < 1 || segmentsPerAck > TransportConfiguration.MAX_SEGMENTS_PER_ACK)
+            {
+                throw new IllegalArgumentException("segments per ACK must be 1 to " +
+                    TransportConfiguration.MAX_SEGMENTS_PER_ACK + ": " + segmentsPerAck);
             }
             if (warmUp.isNegative())
             {
@@ -265,15 +278,30 @@ public final class TransportBench implements AutoCloseable
         try
         {
             final TransportConfiguration initial = configuration(rateBitsPerSec, HOSTD_PROBE_RTT_NS);
-            for (final String name : List.of("h1", "h2"))
+            final NetnsFabric fabric = fabric();
+            final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(initial,
+                rateBitsPerSec, PacketIos.wireOverheadLength(target.io()), fabric.namespace(name), false);
+            final TransportListener quiet = new TransportListener()
             {
-                hosts.add(track(HostDaemon.start(topology, name,
-                    new HostDaemon.Options(initial, rateBitsPerSec, PacketIos.wireOverheadLength(target.io()),
-                        fabric().namespace(name), false),
-                    PacketIos.factory(target.io()), new TransportListener()
-                    {
-                    })));
+            };
+            if (settings.sharedHostThread() && PacketIos.UDP.equals(target.io()))
+            {
+                for (final HostDaemon host : HostDaemon.startShared(topology, List.of("h1", "h2"), options,
+                    NettyTransport.EPOLL, name -> quiet))
+                {
+                    hosts.add(track(host));
+                }
             }
+            else
+            {
+                for (final String name : List.of("h1", "h2"))
+                {
+                    hosts.add(track(HostDaemon.start(topology, name, options.apply(name),
+                        PacketIos.factory(target.io()), quiet)));
+                }
+            }
+            progress.printf("bench transport: %s: the two hosts on %s%n", target.label(),
+                hosts.get(0).threadId() == hosts.get(1).threadId() ? "one thread" : "a thread each");
             final HostDaemon sender = hosts.get(0);
             final long warmUpEndNs = System.nanoTime() + settings.warmUp().toNanos();
             do
@@ -289,15 +317,14 @@ public final class TransportBench implements AutoCloseable
                 "timeout %.1f us%n", target.label(), rttNs / 1e3, rttsNs.length, Arrays.stream(rttsNs).min()
                 .orElseThrow() / 1e3, configuration.initialWindowPackets(), configuration.maxWindowPackets(),
                 configuration.timeoutNs() / 1e3);
-            final long threadCpuBeforeNs = hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos();
+            final long threadCpuBeforeNs = threadCpuNanos(hosts);
             final long packetsBefore = sender.counters().packetsSent();
             final ProcStat before = ProcStat.read();
             final FlowRecord record = await(sender.send("h2", settings.sizeBytes()));
             final ProcStat after = ProcStat.read();
-            final long threadCpuNs =
-                hosts.get(0).threadCpuNanos() + hosts.get(1).threadCpuNanos() - threadCpuBeforeNs;
+            final long threadCpuNs = threadCpuNanos(hosts) - threadCpuBeforeNs;
             final long packets = sender.counters().packetsSent() - packetsBefore;
-            progress.printf("bench transport: %s: %,d data packets, %,d bytes retransmitted; the two transport " +
+            progress.printf("bench transport: %s: %,d data packets, %,d bytes retransmitted; the hosts' " +
                 "threads used %.1f us of CPU per data packet, %.0f us per MB%n", target.label(), packets,
                 record.retransmittedBytes(), threadCpuNs / 1e3 / Math.max(1, packets),
                 threadCpuNs / 1e3 / ((double)settings.sizeBytes() / BYTES_PER_MEGABYTE));
@@ -311,6 +338,12 @@ public final class TransportBench implements AutoCloseable
                 untrack(host);
             }
         }
+    }
+
+    private static long threadCpuNanos(final List<HostDaemon> hosts)
+    {
+        final long first = hosts.get(0).threadCpuNanos();
+        return hosts.get(0).threadId() == hosts.get(1).threadId() ? first : first + hosts.get(1).threadCpuNanos();
     }
 
     private Result measureKernelTcp(final long rateBitsPerSec, final long userHz) throws IOException
@@ -395,12 +428,13 @@ public final class TransportBench implements AutoCloseable
     {
         if (rateBitsPerSec > 0)
         {
-            return TransportConfiguration.forFabric(rateBitsPerSec, rttNs, settings.bufferLength());
+            return TransportConfiguration.forFabric(rateBitsPerSec, rttNs, settings.bufferLength())
+                .withSegmentsPerAck(settings.segmentsPerAck());
         }
         final int cap = (int)Math.max(1, settings.bufferLength() / TransportConfiguration.FULL_PACKET_WIRE_LENGTH - 1);
         final TransportConfiguration paper = TransportConfiguration.PAPER;
         return new TransportConfiguration(TransportConfiguration.DEFAULT_SEGMENT_LENGTH, cap, cap, 3 * rttNs,
-            paper.probeAfterTimeouts(), false, paper.priorityPolicy());
+            paper.probeAfterTimeouts(), false, paper.priorityPolicy(), settings.segmentsPerAck());
     }
 
     private long warmUpBytes()

@@ -92,7 +92,7 @@ class TransportBenchSystemTest
     private static TransportBench.Settings settings()
     {
         return new TransportBench.Settings(List.of(TransportTarget.values()), List.of(RATE_BPS), SIZE_BYTES,
-            TransportBench.DEFAULT_BUFFER_LENGTH, 20, Duration.ZERO, null);
+            TransportBench.DEFAULT_BUFFER_LENGTH, 20, Duration.ZERO, null, true, 1);
     }
 
     private static void assertNoNamespaceLeft() throws IOException

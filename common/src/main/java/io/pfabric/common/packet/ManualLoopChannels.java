@@ -51,6 +51,22 @@ public final class ManualLoopChannels
      */
     public static void close(final ManualIoEventLoop loop, final Channel channel)
     {
+        closeChannel(loop, channel);
+        loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        for (int i = 0; i < CLOSE_RUNS && !loop.isTerminated(); i++)
+        {
+            loop.runNow();
+        }
+    }
+
+    /**
+     * Flush what the channel holds and close it, leaving the loop running for its other channels.
+     *
+     * @param loop    the loop, owned by the calling thread.
+     * @param channel the channel, or null if none was made.
+     */
+    public static void closeChannel(final ManualIoEventLoop loop, final Channel channel)
+    {
         if (null != channel)
         {
             channel.flush();
@@ -64,11 +80,6 @@ public final class ManualLoopChannels
             {
                 loop.runNow();
             }
-        }
-        loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
-        for (int i = 0; i < CLOSE_RUNS && !loop.isTerminated(); i++)
-        {
-            loop.runNow();
         }
     }
 

@@ -26,7 +26,8 @@ import java.util.List;
  * pFabric packets as UDP datagrams over one of Netty's native transports, epoll or io_uring, driven from the
  * transport's own thread: the channel is registered with a {@link ManualIoEventLoop} owned by that thread, and
  * {@link #poll} runs the loop once, so packets never cross threads. Received datagrams are matched to a host by their
- * source address and port.
+ * source address and port. Several hosts' sockets may share one loop, and so one thread and one wait
+ * ({@link UdpIoGroup}).
  * <p>
  * Per packet sent, Netty allocates a {@link DatagramPacket} envelope; the payload goes into a pooled direct buffer.
  * Received datagrams arrive in pooled direct buffers that are released after the handler returns.
@@ -43,6 +44,7 @@ public final class UdpPacketIo implements PacketIo
     public static final int MAX_PACKET_LENGTH = 1_500 - Ipv4Flyweight.HEADER_LENGTH - UdpFlyweight.HEADER_LENGTH;
 
     private final ManualIoEventLoop loop;
+    private final boolean ownsLoop;
     private final DatagramChannel channel;
     private final InetSocketAddress[] hosts;
     private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
@@ -55,10 +57,11 @@ public final class UdpPacketIo implements PacketIo
     private long sendFailures;
     private long unknownSourceDrops;
 
-    private UdpPacketIo(final ManualIoEventLoop loop, final DatagramChannel channel,
+    private UdpPacketIo(final ManualIoEventLoop loop, final boolean ownsLoop, final DatagramChannel channel,
         final List<InetSocketAddress> hosts)
     {
         this.loop = loop;
+        this.ownsLoop = ownsLoop;
         this.channel = channel;
         this.hosts = hosts.toArray(new InetSocketAddress[0]);
         for (int i = 0; i < this.hosts.length; i++)
@@ -94,8 +97,24 @@ public final class UdpPacketIo implements PacketIo
         final List<InetSocketAddress> hosts, final int localHost, final NettyTransport transport) throws IOException
     {
         transport.ensureAvailable();
-        final ManualIoEventLoop loop = new ManualIoEventLoop(Thread.currentThread(), transport.ioHandlerFactory());
-        final DatagramChannel channel = transport.newDatagramChannel();
+        return open(hosts, localHost, transport,
+            new ManualIoEventLoop(Thread.currentThread(), transport.ioHandlerFactory()), true);
+    }
+
+    /**
+     * Bind the local host's address and port on a loop that may serve other channels too (a {@link UdpIoGroup}'s).
+     *
+     * @param hosts     every host's address and port, by index.
+     * @param localHost this host's index.
+     * @param transport the loop's transport.
+     * @param loop      owned by the calling thread.
+     * @param ownsLoop  whether closing the I/O shuts the loop down.
+     * @return the open I/O.
+     * @throws IOException if the address cannot be bound.
+     */
+    static UdpPacketIo open(final List<InetSocketAddress> hosts, final int localHost, final NettyTransport transport,
+        final ManualIoEventLoop loop, final boolean ownsLoop) throws IOException
+    {
         for (final InetSocketAddress host : hosts)
         {
             if (!(host.getAddress() instanceof Inet4Address))
@@ -103,6 +122,7 @@ public final class UdpPacketIo implements PacketIo
                 throw new IllegalArgumentException("host addresses must be IPv4: " + host);
             }
         }
+        final DatagramChannel channel = transport.newDatagramChannel();
         if (NettyTransport.EPOLL == transport)
         {
             channel.config()
@@ -115,7 +135,7 @@ public final class UdpPacketIo implements PacketIo
         }
         channel.config().setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
         channel.config().setOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_LENGTH);
-        final UdpPacketIo io = new UdpPacketIo(loop, channel, hosts);
+        final UdpPacketIo io = new UdpPacketIo(loop, ownsLoop, channel, hosts);
         channel.pipeline().addLast(io.new Inbound());
         try
         {
@@ -213,7 +233,25 @@ public final class UdpPacketIo implements PacketIo
      */
     public void close()
     {
-        ManualLoopChannels.close(loop, channel);
+        if (ownsLoop)
+        {
+            ManualLoopChannels.close(loop, channel);
+        }
+        else
+        {
+            ManualLoopChannels.closeChannel(loop, channel);
+        }
+    }
+
+    /**
+     * Give the packets that any run of the loop takes from this socket to a handler: on a loop shared with other
+     * hosts' sockets ({@link UdpIoGroup}), a wait or poll on the loop hands each socket's packets to its own handler.
+     *
+     * @param inboundHandler given each packet until the next {@link #poll} or {@link #await} names another.
+     */
+    public void deliverTo(final InboundHandler inboundHandler)
+    {
+        handler = inboundHandler;
     }
 
     /**

@@ -43,6 +43,7 @@ public final class FlowReceiver
     private int lastSegment = -1;
     private long receivedBytes;
     private long duplicatePackets;
+    private int unacknowledgedSegments;
 
     /**
      * A flow seen for the first time.
@@ -108,6 +109,44 @@ public final class FlowReceiver
         }
         cumulativeSegments = received.nextClearBit(cumulativeSegments);
         return NEW;
+    }
+
+    /**
+     * Count one more in-order segment whose ACK waits ({@link TransportConfiguration#segmentsPerAck()}).
+     *
+     * @return the segments now waiting, this one included.
+     */
+    int deferAck()
+    {
+        return ++unacknowledgedSegments;
+    }
+
+    /**
+     * Whether segments wait for an ACK.
+     *
+     * @return true if one is owed.
+     */
+    boolean isAckOwed()
+    {
+        return unacknowledgedSegments > 0;
+    }
+
+    /**
+     * An ACK for everything received so far is being sent.
+     */
+    void acknowledged()
+    {
+        unacknowledgedSegments = 0;
+    }
+
+    /**
+     * Whether every byte received so far is below the cumulative ack (no hole).
+     *
+     * @return true if the data arrived in order.
+     */
+    public boolean isInOrder()
+    {
+        return receivedBytes() == cumulativeAckBytes();
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * the application, packets from its {@link PacketIo} and expired timeouts from a heap of deadlines, and among the flows
  * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
  * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
- * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks.
+ * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks
+ * (unless {@link TransportConfiguration#segmentsPerAck()}, an option, lets in-order packets share one).
  * While a flow waits only for the pacer, {@link #doWork()} reports work so that an idle strategy keeps polling.
  * <p>
  * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
@@ -314,13 +315,15 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
-     * Expire timers, let the admission control act and send what may go, then flush the I/O.
+     * Send the ACKs that wait for the end of the receive batch, expire timers, let the admission control act and
+     * send what may go, then flush the I/O.
      *
-     * @return timers handled, admission work and packets sent.
+     * @return ACKs, timers handled, admission work and packets sent.
      */
     private int sendDue()
     {
-        int work = expireTimeouts();
+        int work = receivers.sendOwedAcks(nowNs);
+        work += expireTimeouts();
         if (null != admission)
         {
             work += admission.poll(nowNs, this);
@@ -336,26 +339,59 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
-     * One step of a dedicated transport thread, with one I/O system call: commands, expired timers and the packets
-     * that may go now; then, if more may go at once, a look at the I/O without waiting, else a wait in it (handling
-     * the packets that arrive) until a packet, a send, the pacer or the earliest timeout, at most the given time.
-     * What the packets handled call for (ACKs, the next data) leaves at the next step. Transport thread only.
+     * One step of a dedicated transport thread, with one I/O system call: {@link #step()}, then, if more may go at
+     * once, a look at the I/O without waiting, else a wait in it (handling the packets that arrive) until a packet, a
+     * send, the pacer or the earliest timeout, at most the given time. What the packets handled call for (ACKs, the
+     * next data) leaves at the next step. Transport thread only.
      *
      * @param maxWaitNs longest wait.
      */
     public void runOnce(final long maxWaitNs)
+    {
+        final long waitNs = step();
+        if (0 == waitNs)
+        {
+            io.poll(this, BATCH);
+        }
+        else if (transmitter.heldBack())
+        {
+            admission.awaitHeldBack(nowNs, maxWaitNs);
+        }
+        else
+        {
+            io.await(this, Math.min(waitNs, maxWaitNs));
+        }
+    }
+
+    /**
+     * The part of a step that needs no I/O wait: commands, expired timers and the packets that may go now, flushed.
+     * A thread that serves several transports runs this for each of them and then waits once in their shared I/O
+     * for the shortest of the times returned. Transport thread only.
+     *
+     * @return 0 if more is to be done at once (look at the I/O without waiting); else how long this transport may
+     *         wait for a packet or a command: until the pacer lets the next packet go or the earliest timeout, or
+     *         {@link Long#MAX_VALUE} if nothing is due (or, under an admission that holds sending back, until the
+     *         admission's own wait, see {@link Admission#awaitHeldBack}).
+     */
+    public long step()
     {
         nowNs = clock.nanoTime();
         commands.run(BATCH);
         sendDue();
         if (!commands.isEmpty() || maySendNow(clock.nanoTime()))
         {
-            io.poll(this, BATCH);
+            return 0;
         }
-        else
+        long waitNs = Long.MAX_VALUE;
+        if (scheduler.hasReady() && !transmitter.heldBack())
         {
-            awaitWork(maxWaitNs);
+            waitNs = egress.waitNs(nowNs);
         }
+        if (scheduler.hasTimers())
+        {
+            waitNs = Math.min(waitNs, scheduler.earliestDeadlineNs() - nowNs);
+        }
+        return Math.max(1, waitNs);
     }
 
     /**
@@ -376,35 +412,6 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             next = Math.min(next, scheduler.earliestDeadlineNs());
         }
         return next;
-    }
-
-    /**
-     * When idle: wait for packets (handling those that arrive), for a new send to wake the wait, for the pacer to
-     * let the next packets go or for the earliest flow timeout, or up to a timeout. Transport thread only.
-     *
-     * @param timeoutNs longest wait.
-     * @return packets handled.
-     */
-    public int awaitWork(final long timeoutNs)
-    {
-        if (!commands.isEmpty())
-        {
-            return 0;
-        }
-        if (transmitter.heldBack())
-        {
-            return admission.awaitHeldBack(nowNs, timeoutNs);
-        }
-        long waitNs = timeoutNs;
-        if (scheduler.hasReady())
-        {
-            waitNs = Math.min(waitNs, egress.waitNs(nowNs));
-        }
-        if (scheduler.hasTimers())
-        {
-            waitNs = Math.min(waitNs, scheduler.earliestDeadlineNs() - nowNs);
-        }
-        return io.await(this, Math.max(0, waitNs));
     }
 
     /**

@@ -3,14 +3,19 @@ package io.pfabric.hostd.transport;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.util.ArrayList;
+
 /**
  * The host's receiving side: hands each DATA or PROBE packet to its flow's {@link FlowReceiver} (made on the flow's
  * first packet), answers it at once with an ACK of priority 0, and delivers the message once, when the flow
- * completes. A packet of a flow completed lately is answered from {@link CompletedFlows}.
+ * completes. A packet of a flow completed lately is answered from {@link CompletedFlows}. With
+ * {@link TransportConfiguration#segmentsPerAck()} above 1 (an option), an in-order packet's ACK may wait for the
+ * next ones of its flow, until {@link #sendOwedAcks} at the end of the receive batch.
  */
 final class ReceiverDemux
 {
     private final Long2ObjectHashMap<FlowReceiver> receiversByFlow = new Long2ObjectHashMap<>();
+    private final ArrayList<FlowReceiver> owingAcks = new ArrayList<>();
     private final CompletedFlows completed = new CompletedFlows();
     private final PacketWriter writer;
     private final Egress egress;
@@ -42,6 +47,7 @@ final class ReceiverDemux
     {
         final PfabricHeaderFlyweight header = inbound.header();
         final long flowId = header.flowId();
+        boolean mayDefer = false;
         final long sizeBytes = header.flowSize();
         FlowReceiver receiver = receiversByFlow.get(flowId);
         if (null == receiver)
@@ -75,12 +81,28 @@ final class ReceiverDemux
             {
                 counters.duplicatePackets++;
             }
+            else
+            {
+                mayDefer = configuration.segmentsPerAck() > 1 && !receiver.isComplete() && receiver.isInOrder();
+            }
         }
         else
         {
             counters.probesReceived++;
         }
-        acknowledge(sourceHost, flowId, receiver.sizeBytes(), receiver.cumulativeAckBytes(), receiver, nowNs);
+        final int waiting = mayDefer ? receiver.deferAck() : 0;
+        if (0 < waiting && waiting < configuration.segmentsPerAck())
+        {
+            if (1 == waiting)
+            {
+                owingAcks.add(receiver);
+            }
+            counters.acksDeferred++;
+        }
+        else
+        {
+            acknowledge(sourceHost, flowId, receiver.sizeBytes(), receiver.cumulativeAckBytes(), receiver, nowNs);
+        }
         if (receiver.isComplete())
         {
             receiversByFlow.remove(flowId);
@@ -93,6 +115,35 @@ final class ReceiverDemux
         }
     }
 
+    /**
+     * Send the ACKs that in-order packets still wait for ({@link TransportConfiguration#segmentsPerAck()}): at the
+     * end of each receive batch, before anything else is sent.
+     *
+     * @param nowNs current time.
+     * @return ACKs sent.
+     */
+    int sendOwedAcks(final long nowNs)
+    {
+        final int owing = owingAcks.size();
+        if (0 == owing)
+        {
+            return 0;
+        }
+        int sent = 0;
+        for (int i = 0; i < owing; i++)
+        {
+            final FlowReceiver receiver = owingAcks.get(i);
+            if (receiver.isAckOwed())
+            {
+                acknowledge(receiver.sourceHost(), receiver.flowId(), receiver.sizeBytes(),
+                    receiver.cumulativeAckBytes(), receiver, nowNs);
+                sent++;
+            }
+        }
+        owingAcks.clear();
+        return sent;
+    }
+
     private void acknowledge(
         final int destinationHost,
         final long flowId,
@@ -101,6 +152,10 @@ final class ReceiverDemux
         final FlowReceiver receiver,
         final long nowNs)
     {
+        if (null != receiver)
+        {
+            receiver.acknowledged();
+        }
         egress.send(destinationHost, writer.writeAck(flowId, sizeBytes, cumulativeAckBytes, receiver), nowNs);
         counters.acksSent++;
     }

@@ -10,6 +10,12 @@ package io.pfabric.hostd.transport;
  * @param probeAfterTimeouts        consecutive timeouts after which the flow only sends probes; 5.
  * @param lineRate                  no window at all (the LineRate variant): every segment goes out at once.
  * @param priorityPolicy            what a data packet's priority says.
+ * @param segmentsPerAck            1, the paper's rule: every data packet is acknowledged at once. N > 1 (an option,
+ *                                  not pFabric's): an in-order data packet of a flow not yet complete may wait to be
+ *                                  acknowledged together with later ones, until N are unacknowledged or the packets
+ *                                  the host has taken from its I/O so far are handled (the end of the receive batch);
+ *                                  a packet out of order, a duplicate, a probe and a flow's last packet are
+ *                                  acknowledged at once. No timer delays an ACK.
  */
 public record TransportConfiguration(
     int segmentLength,
@@ -18,8 +24,14 @@ public record TransportConfiguration(
     long timeoutNs,
     int probeAfterTimeouts,
     boolean lineRate,
-    PriorityPolicy priorityPolicy)
+    PriorityPolicy priorityPolicy,
+    int segmentsPerAck)
 {
+    /**
+     * Most data packets one ACK may answer with {@link #segmentsPerAck()}.
+     */
+    public static final int MAX_SEGMENTS_PER_ACK = 64;
+
     /**
      * Payload bytes per data packet in the pFabric simulations (1500 bytes on the wire with 40 bytes of headers).
      */
@@ -62,6 +74,35 @@ public record TransportConfiguration(
         {
             throw new IllegalArgumentException("a priority policy is required");
         }
+        if (segmentsPerAck < 1 || segmentsPerAck > MAX_SEGMENTS_PER_ACK)
+        {
+            throw new IllegalArgumentException("segments per ACK must be 1 to " + MAX_SEGMENTS_PER_ACK + ": " +
+                segmentsPerAck);
+        }
+    }
+
+    /**
+     * Settings that acknowledge every data packet at once, as pFabric does.
+     *
+     * @param segmentLength        payload bytes per data packet.
+     * @param initialWindowPackets congestion window of a new flow.
+     * @param maxWindowPackets     cap of the congestion window.
+     * @param timeoutNs            the fixed retransmission timeout.
+     * @param probeAfterTimeouts   consecutive timeouts after which the flow only sends probes.
+     * @param lineRate             no window at all.
+     * @param priorityPolicy       what a data packet's priority says.
+     */
+    public TransportConfiguration(
+        final int segmentLength,
+        final int initialWindowPackets,
+        final int maxWindowPackets,
+        final long timeoutNs,
+        final int probeAfterTimeouts,
+        final boolean lineRate,
+        final PriorityPolicy priorityPolicy)
+    {
+        this(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs, probeAfterTimeouts, lineRate,
+            priorityPolicy, 1);
     }
 
     /**
@@ -100,7 +141,7 @@ public record TransportConfiguration(
     public TransportConfiguration withLineRate()
     {
         return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
-            probeAfterTimeouts, true, priorityPolicy);
+            probeAfterTimeouts, true, priorityPolicy, segmentsPerAck);
     }
 
     /**
@@ -112,7 +153,7 @@ public record TransportConfiguration(
     public TransportConfiguration withPriorityPolicy(final PriorityPolicy policy)
     {
         return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
-            probeAfterTimeouts, lineRate, policy);
+            probeAfterTimeouts, lineRate, policy, segmentsPerAck);
     }
 
     /**
@@ -124,7 +165,7 @@ public record TransportConfiguration(
     public TransportConfiguration withSegmentLength(final int newSegmentLength)
     {
         return new TransportConfiguration(newSegmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
-            probeAfterTimeouts, lineRate, priorityPolicy);
+            probeAfterTimeouts, lineRate, priorityPolicy, segmentsPerAck);
     }
 
     /**
@@ -136,6 +177,18 @@ public record TransportConfiguration(
     public TransportConfiguration withTimeoutNs(final long newTimeoutNs)
     {
         return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, newTimeoutNs,
-            probeAfterTimeouts, lineRate, priorityPolicy);
+            probeAfterTimeouts, lineRate, priorityPolicy, segmentsPerAck);
+    }
+
+    /**
+     * The same settings with ACKs coalesced, or with every packet acknowledged at once (1).
+     *
+     * @param newSegmentsPerAck most data packets one ACK answers, see {@link #segmentsPerAck()}.
+     * @return a copy.
+     */
+    public TransportConfiguration withSegmentsPerAck(final int newSegmentsPerAck)
+    {
+        return new TransportConfiguration(segmentLength, initialWindowPackets, maxWindowPackets, timeoutNs,
+            probeAfterTimeouts, lineRate, priorityPolicy, newSegmentsPerAck);
     }
 }

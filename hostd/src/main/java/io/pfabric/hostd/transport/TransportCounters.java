@@ -11,6 +11,7 @@ public final class TransportCounters
     long packetsSent;
     long packetsReceived;
     long acksSent;
+    long acksDeferred;
     long acksReceived;
     long probesReceived;
     long timeouts;
@@ -69,6 +70,17 @@ public final class TransportCounters
     public long acksSent()
     {
         return acksSent;
+    }
+
+    /**
+     * In-order data packets whose ACK waited for a later one ({@link TransportConfiguration#segmentsPerAck()} above
+     * 1); 0 under pFabric's rule.
+     *
+     * @return the count.
+     */
+    public long acksDeferred()
+    {
+        return acksDeferred;
     }
 
     /**
