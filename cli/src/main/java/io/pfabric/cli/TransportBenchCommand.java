@@ -76,8 +76,8 @@ public final class TransportBenchCommand implements Callable<Integer>
     String tcpCongestionControl;
 
     @Option(names = "--host-threads", defaultValue = "shared", paramLabel = "shared|per-host",
-        description = "shared (default): hostd's two hosts on one thread, as pfabric experiment runs them, where " +
-            "the I/O allows it (UDP; hostd-raw always has a thread per host); per-host: a thread each.")
+        description = "shared (default): hostd's two hosts on one thread, as pfabric experiment runs them; " +
+            "per-host: a thread each.")
     String hostThreads;
 
     @Option(names = "--segments-per-ack", defaultValue = "1", paramLabel = "N",

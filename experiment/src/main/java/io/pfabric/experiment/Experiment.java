@@ -7,7 +7,6 @@ import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.experiment.TcpReplay;
 import io.pfabric.common.os.Commands;
-import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topologies;
@@ -345,10 +344,10 @@ public final class Experiment
         final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration,
             settings.rateBitsPerSec(), PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false);
         final List<HostDaemon> hosts = new ArrayList<>();
-        if (PacketIos.UDP.equals(fabric.hostIo()))
+        if (PacketIos.groups(fabric.hostIo()))
         {
             for (final HostDaemon host :
-                HostDaemon.startShared(topology, hostNames, options, NettyTransport.EPOLL, name -> quiet))
+                HostDaemon.startShared(topology, hostNames, options, fabric.hostIo(), name -> quiet))
             {
                 hosts.add(teardown.add(host));
             }

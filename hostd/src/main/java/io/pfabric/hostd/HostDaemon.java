@@ -1,6 +1,5 @@
 package io.pfabric.hostd;
 
-import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.TimerSlack;
@@ -12,8 +11,7 @@ import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.PacketIoFactory;
 import io.pfabric.hostd.io.PacketIos;
-import io.pfabric.hostd.io.UdpIoGroup;
-import io.pfabric.hostd.io.UdpPacketIo;
+import io.pfabric.hostd.io.PacketIoGroup;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
@@ -23,7 +21,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -149,7 +146,7 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
-     * Start several hosts of a topology on one thread that serves them all, over UDP: the thread enters each host's
+     * Start several hosts of a topology on one thread that serves them all: the thread enters each host's
      * namespace in turn to open its socket, then runs a step of every host's transport and waits once for all of
      * their sockets, their pacers and their timeouts. On a machine with few cores this spares a thread wake-up and a
      * context switch wherever one host's packet is another's work, and keeps the hosts from competing with the
@@ -158,19 +155,23 @@ public final class HostDaemon implements AutoCloseable
      * @param topology  the fabric.
      * @param hostNames the hosts, each with its own options.
      * @param options   how to run each host; central control is not served on a shared thread.
-     * @param transport Netty's epoll or io_uring.
+     * @param io        the hosts' packet I/O, {@code udp}, {@code udp-io_uring} or {@code raw} ({@link PacketIos}).
      * @param listeners each host's, told of its messages and finished flows, on the shared thread.
      * @return the running hosts, in the order named.
      * @throws IOException if a namespace cannot be entered or a socket cannot be opened (no host is left running).
-     * @throws IllegalArgumentException if a host's options ask for central control.
+     * @throws IllegalArgumentException if a host's options ask for central control, or the I/O cannot be shared.
      */
     public static List<HostDaemon> startShared(
         final Topology topology,
         final List<String> hostNames,
         final Function<String, Options> options,
-        final NettyTransport transport,
+        final String io,
         final Function<String, TransportListener> listeners) throws IOException
     {
+        if (!PacketIos.groups(io))
+        {
+            throw new IllegalArgumentException("hosts on one thread need udp, udp-io_uring or raw, not '" + io + "'");
+        }
         final List<HostDaemon> daemons = new ArrayList<>();
         for (final String name : hostNames)
         {
@@ -185,8 +186,7 @@ public final class HostDaemon implements AutoCloseable
         {
             return daemons;
         }
-        final List<InetSocketAddress> addresses = PacketIos.udpAddresses(topology);
-        final Thread thread = new Thread(() -> runShared(daemons, transport, addresses),
+        final Thread thread = new Thread(() -> runShared(daemons, io),
             "hostd-" + String.join(",", hostNames));
         thread.setDaemon(true);
         for (final HostDaemon daemon : daemons)
@@ -261,13 +261,12 @@ public final class HostDaemon implements AutoCloseable
         }
     }
 
-    private static void runShared(
-        final List<HostDaemon> daemons, final NettyTransport nettyTransport, final List<InetSocketAddress> addresses)
+    private static void runShared(final List<HostDaemon> daemons, final String io)
     {
-        final UdpIoGroup group;
+        final PacketIoGroup group;
         try
         {
-            group = UdpIoGroup.open(nettyTransport);
+            group = PacketIos.group(io, daemons.size());
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -282,9 +281,9 @@ public final class HostDaemon implements AutoCloseable
         {
             for (final HostDaemon daemon : daemons)
             {
-                if (daemon.open((topology, localHost) -> group.open(addresses, localHost)))
+                if (daemon.open(group::open))
                 {
-                    ((UdpPacketIo)daemon.io).deliverTo(daemon.transport);
+                    group.deliver(daemon.io, daemon.transport);
                     serving.add(daemon);
                 }
             }
@@ -308,7 +307,9 @@ public final class HostDaemon implements AutoCloseable
                 {
                     if (!serving.get(i).running)
                     {
-                        serving.remove(i).closeOnThread();
+                        final HostDaemon daemon = serving.remove(i);
+                        group.release(daemon.io);
+                        daemon.closeOnThread();
                     }
                 }
             }
@@ -317,6 +318,7 @@ public final class HostDaemon implements AutoCloseable
         {
             for (final HostDaemon daemon : serving)
             {
+                group.release(daemon.io);
                 daemon.closeOnThread();
             }
             group.close();

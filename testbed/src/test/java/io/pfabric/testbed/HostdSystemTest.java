@@ -2,7 +2,6 @@ package io.pfabric.testbed;
 
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.common.os.Commands;
-import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.io.PacketIos;
@@ -76,7 +75,7 @@ class HostdSystemTest
             PacketIos.wireOverheadLength(io), fabric.namespace(name), true);
         if (sharedThread)
         {
-            hosts.addAll(HostDaemon.startShared(topology, names, options, NettyTransport.EPOLL, this::recorder));
+            hosts.addAll(HostDaemon.startShared(topology, names, options, io, this::recorder));
             return;
         }
         for (final String name : names)
@@ -148,6 +147,14 @@ class HostdSystemTest
     }
 
     @Test
+    void oneThreadServesThreeHostsOnPacketSocketsAllToAllIntact() throws Exception
+    {
+        start(3, PacketIos.RAW, true);
+        assertEquals(hosts.get(0).threadId(), hosts.get(2).threadId(), "h1 and h3 on the shared thread");
+        sendAllToAllAndCheckIntact();
+    }
+
+    @Test
     void aHostClosedOnASharedThreadLeavesTheOthersServed() throws Exception
     {
         start(3, PacketIos.UDP, true);
@@ -182,9 +189,9 @@ class HostdSystemTest
         final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
         final List<byte[]> payloads = new ArrayList<>();
         final List<String> destinations = new ArrayList<>();
-        for (int from = 0; from < 4; from++)
+        for (int from = 0; from < hosts.size(); from++)
         {
-            for (int to = 0; to < 4; to++)
+            for (int to = 0; to < hosts.size(); to++)
             {
                 if (from != to)
                 {

@@ -1,7 +1,6 @@
 package io.pfabric.bench.transport;
 
 import io.pfabric.common.os.Commands;
-import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
@@ -90,9 +89,8 @@ public final class TransportBench implements AutoCloseable
      *                        one), so that the JIT has compiled its hot paths.
      * @param tcpCongestionControl kernel TCP's congestion control in the hosts' namespaces, such as {@code cubic};
      *                        null for the kernel's default.
-     * @param sharedHostThread whether hostd's two hosts run on one thread ({@link HostDaemon#startShared}) where
-     *                        their I/O allows it (UDP), as {@code pfabric experiment} runs them, rather than on a
-     *                        thread each.
+     * @param sharedHostThread whether hostd's two hosts run on one thread ({@link HostDaemon#startShared}), as
+     *                        {@code pfabric experiment} runs them, rather than on a thread each.
      * @param segmentsPerAck   hostd's {@link TransportConfiguration#segmentsPerAck()}: 1 is pFabric's rule.
      */
     public record Settings(
@@ -284,10 +282,10 @@ public final class TransportBench implements AutoCloseable
             final TransportListener quiet = new TransportListener()
             {
             };
-            if (settings.sharedHostThread() && PacketIos.UDP.equals(target.io()))
+            if (settings.sharedHostThread())
             {
                 for (final HostDaemon host : HostDaemon.startShared(topology, List.of("h1", "h2"), options,
-                    NettyTransport.EPOLL, name -> quiet))
+                    target.io(), name -> quiet))
                 {
                     hosts.add(track(host));
                 }

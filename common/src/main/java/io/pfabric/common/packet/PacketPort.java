@@ -340,8 +340,30 @@ public final class PacketPort implements FramePort
         return 0 != pollFds.getShort(6);
     }
 
+    boolean frameWaiting()
+    {
+        return 0 != (rx.getIntVolatile(rxRing.frameOffset(rxIndex) + PacketRing.STATUS_OFFSET) &
+            PacketRing.RX_STATUS_USER);
+    }
+
+    int receiveFd()
+    {
+        return rxFd;
+    }
+
+    int wakeFd()
+    {
+        return wakeFd;
+    }
+
+    void drainWakeup()
+    {
+        LibC.read(wakeFd, wakeDrain, 8);
+    }
+
     /**
      * End a wait in {@link #awaitReceiveNs(long)} now, or the next one at once if none is under way. Any thread.
+     * A wait of a {@link PacketPortSet} holding this port ends too.
      */
     public void wakeup()
     {

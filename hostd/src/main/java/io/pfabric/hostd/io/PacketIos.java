@@ -7,6 +7,7 @@ import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.UdpFlyweight;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -65,6 +66,39 @@ public final class PacketIos
             default -> throw new IllegalArgumentException("unknown I/O '" + mode + "'; use udp, udp-io_uring, raw or " +
                 "vxlan");
         };
+    }
+
+    /**
+     * A group for the named I/O, in which one thread serves several hosts; owned by the calling thread.
+     *
+     * @param mode     {@code udp}, {@code udp-io_uring} or {@code raw}.
+     * @param capacity most hosts it will serve.
+     * @return the group.
+     * @throws IOException if the I/O is not available here.
+     * @throws IllegalArgumentException for {@code vxlan} (a thread per host) or another name.
+     */
+    public static PacketIoGroup group(final String mode, final int capacity) throws IOException
+    {
+        return switch (mode.toLowerCase(Locale.ROOT))
+        {
+            case UDP -> UdpIoGroup.open(NettyTransport.EPOLL);
+            case UDP_IO_URING -> UdpIoGroup.open(NettyTransport.IO_URING);
+            case RAW -> new RawIoGroup(capacity);
+            default -> throw new IllegalArgumentException("hosts on one thread need udp, udp-io_uring or raw, not '" +
+                mode + "'");
+        };
+    }
+
+    /**
+     * Whether {@link #group} serves the named I/O.
+     *
+     * @param mode an I/O's name.
+     * @return true for {@code udp}, {@code udp-io_uring} and {@code raw}.
+     */
+    public static boolean groups(final String mode)
+    {
+        final String name = mode.toLowerCase(Locale.ROOT);
+        return UDP.equals(name) || UDP_IO_URING.equals(name) || RAW.equals(name);
     }
 
     /**

@@ -37,7 +37,8 @@ import java.util.concurrent.locks.LockSupport;
  * does not answer each packet with ICMP protocol-unreachable. Received frames count only if they are IPv4
  * protocol 253 to this host's address with a valid header checksum, from a host of the topology.
  * <p>
- * Waiting ({@link #await}) is a {@code poll(2)} of at least a millisecond that a new send cannot cut short.
+ * Waiting ({@link #await}) is a {@code ppoll(2)} on the packet socket and an eventfd, which a new send
+ * ({@link #wakeup()}) writes; several hosts' I/O can be waited for together ({@link RawIoGroup}).
  */
 public final class RawIpPacketIo implements PacketIo, PacketHandler
 {
@@ -287,6 +288,11 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     public int maxPacketLength()
     {
         return maxPacketLength;
+    }
+
+    FramePort port()
+    {
+        return port;
     }
 
     /**

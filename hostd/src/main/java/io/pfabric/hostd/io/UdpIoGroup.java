@@ -3,6 +3,7 @@ package io.pfabric.hostd.io;
 import io.netty.channel.ManualIoEventLoop;
 import io.pfabric.common.packet.ManualLoopChannels;
 import io.pfabric.common.packet.NettyTransport;
+import io.pfabric.common.topology.Topology;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,10 +14,12 @@ import java.util.List;
  * belongs to the network namespace that its thread was in when it was opened, so the thread can enter each host's
  * namespace in turn, open that host's socket, and then wait for all of them in one {@code epoll_wait}. Each socket
  * hands its packets to its own handler ({@link UdpPacketIo#deliverTo}), whichever host's step ran the loop.
+ * A member's {@link PacketIo#wakeup()} wakes the loop, and so the whole group.
  */
-public final class UdpIoGroup implements AutoCloseable
+public final class UdpIoGroup implements PacketIoGroup
 {
     private final NettyTransport transport;
+    private List<InetSocketAddress> addresses;
     private final ManualIoEventLoop loop;
 
     private UdpIoGroup(final NettyTransport transport)
@@ -39,20 +42,38 @@ public final class UdpIoGroup implements AutoCloseable
     }
 
     /**
-     * Bind one host's address and port, in the calling thread's current network namespace.
-     *
-     * @param hosts     every host's address and port, by index.
-     * @param localHost this host's index.
-     * @return the host's I/O; closing it closes its socket only.
-     * @throws IOException if the address cannot be bound.
+     * {@inheritDoc}
+     * <p>
+     * Binds the host's address and port ({@link PacketIos#udpAddresses}); closing the I/O closes its socket only.
      */
-    public UdpPacketIo open(final List<InetSocketAddress> hosts, final int localHost) throws IOException
+    public PacketIo open(final Topology topology, final int localHost) throws IOException
     {
-        return UdpPacketIo.open(hosts, localHost, transport, loop, false);
+        if (null == addresses)
+        {
+            addresses = PacketIos.udpAddresses(topology);
+        }
+        return UdpPacketIo.open(addresses, localHost, transport, loop, false);
     }
 
     /**
-     * Hand what every socket holds to its handler, without waiting.
+     * {@inheritDoc}
+     */
+    public void deliver(final PacketIo io, final PacketIo.InboundHandler handler)
+    {
+        ((UdpPacketIo)io).deliverTo(handler);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Nothing to do: closing the member deregisters its socket from the loop.
+     */
+    public void release(final PacketIo io)
+    {
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public void poll()
     {
@@ -60,22 +81,11 @@ public final class UdpIoGroup implements AutoCloseable
     }
 
     /**
-     * Wait until a socket has packets (handing them to their handlers), {@link #wakeup()} is called or the timeout
-     * passes.
-     *
-     * @param timeoutNs longest wait.
+     * {@inheritDoc}
      */
     public void await(final long timeoutNs)
     {
         loop.run(timeoutNs);
-    }
-
-    /**
-     * End a wait in progress, from any thread.
-     */
-    public void wakeup()
-    {
-        loop.wakeup();
     }
 
     /**
