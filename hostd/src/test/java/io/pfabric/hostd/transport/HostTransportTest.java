@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -170,37 +171,8 @@ class HostTransportTest
         final List<HostTransport> transports =
             hosts(network, recorders, 3, TransportConfiguration.PAPER.withSegmentsPerAck(4));
         final SplittableRandom random = new SplittableRandom(23);
-        final List<byte[]> payloads = new ArrayList<>();
-        final List<Integer> destinations = new ArrayList<>();
-        final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
-        for (int i = 0; i < 600; i++)
-        {
-            final int source = i % 3;
-            final int destination = (source + 1 + random.nextInt(2)) % 3;
-            final byte[] payload = randomBytes(random, 0 == i % 100 ? 3_000_000 : 1 + random.nextInt(60_000));
-            payloads.add(payload);
-            destinations.add(destination);
-            sends.add(transports.get(source).send(destination, payload));
-        }
-        network.runUntil(transports, () -> sends.stream().allMatch(CompletableFuture::isDone), BATCHING_STEP_NS,
-            60_000_000_000L);
-
-        for (int i = 0; i < sends.size(); i++)
-        {
-            final FlowRecord record = sends.get(i).join();
-            assertArrayEquals(payloads.get(i), recorders.get(destinations.get(i)).messages.get(record.flowId()),
-                "flow " + i + " intact");
-        }
-        long deliveries = 0;
-        for (final Recorder recorder : recorders)
-        {
-            for (final int count : recorder.deliveries.values())
-            {
-                assertEquals(1, count, "delivered exactly once");
-                deliveries++;
-            }
-        }
-        assertEquals(600, deliveries);
+        sendAndCheckEachArrivesOnceIntact(network, transports, recorders, 600,
+            i -> randomBytes(random, 0 == i % 100 ? 3_000_000 : 1 + random.nextInt(60_000)), BATCHING_STEP_NS);
         long deferred = 0;
         for (final HostTransport transport : transports)
         {
@@ -216,22 +188,40 @@ class HostTransportTest
         final List<Recorder> recorders = new ArrayList<>();
         final List<HostTransport> transports = hosts(network, recorders, 4);
         final SplittableRandom random = new SplittableRandom(5);
-        final Map<Long, byte[]> sent = new HashMap<>();
+        sendAndCheckEachArrivesOnceIntact(network, transports, recorders, 10_000,
+            i -> randomBytes(random, 1 + random.nextInt(20_000)), STEP_NS);
+    }
+
+    /**
+     * Flow i goes from host i mod n to one of the others, with the given payload; every flow must complete, and every
+     * message arrive intact at its destination, exactly once.
+     */
+    private static void sendAndCheckEachArrivesOnceIntact(
+        final LossyNetwork network,
+        final List<HostTransport> transports,
+        final List<Recorder> recorders,
+        final int flows,
+        final IntFunction<byte[]> payloadOfFlow,
+        final long stepNs)
+    {
+        final int hostCount = transports.size();
+        final SplittableRandom random = new SplittableRandom(flows);
         final List<CompletableFuture<FlowRecord>> sends = new ArrayList<>();
         final List<byte[]> payloads = new ArrayList<>();
         final List<Integer> destinations = new ArrayList<>();
-        for (int i = 0; i < 10_000; i++)
+        for (int i = 0; i < flows; i++)
         {
-            final int source = i % 4;
-            final int destination = (source + 1 + random.nextInt(3)) % 4;
-            final byte[] payload = randomBytes(random, 1 + random.nextInt(20_000));
+            final int source = i % hostCount;
+            final int destination = (source + 1 + random.nextInt(hostCount - 1)) % hostCount;
+            final byte[] payload = payloadOfFlow.apply(i);
             payloads.add(payload);
             destinations.add(destination);
             sends.add(transports.get(source).send(destination, payload));
         }
-        network.runUntil(transports, () -> sends.stream().allMatch(CompletableFuture::isDone), STEP_NS,
+        network.runUntil(transports, () -> sends.stream().allMatch(CompletableFuture::isDone), stepNs,
             60_000_000_000L);
 
+        final Map<Long, byte[]> sent = new HashMap<>();
         for (int i = 0; i < sends.size(); i++)
         {
             final FlowRecord record = sends.get(i).join();
@@ -249,7 +239,7 @@ class HostTransportTest
                 delivered++;
             }
         }
-        assertEquals(10_000, delivered);
-        assertEquals(10_000, sent.size());
+        assertEquals(flows, delivered);
+        assertEquals(flows, sent.size());
     }
 }
