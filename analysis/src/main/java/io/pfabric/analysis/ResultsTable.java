@@ -138,19 +138,28 @@ public final class ResultsTable
     }
 
     /**
-     * Print the table as CSV for scripts: {@code scheme,load,bin,count,mean,p99}, or without the load column.
+     * Print the table as CSV for scripts: {@code scheme,load,bin,count,mean,p50,p99} ({@link #CSV_HEADER}), or
+     * without the load: {@code scheme,bin,count,mean,p99}.
      *
-     * @param out      where.
-     * @param lines    the table.
-     * @param withLoad whether to include the load column.
+     * @param out      where to print.
+     * @param lines    the lines.
+     * @param withLoad whether to print the load column, and the median.
      */
     public static void printCsv(final PrintStream out, final List<Line> lines, final boolean withLoad)
     {
-        out.println(withLoad ? "scheme,load,bin,count,mean,p99" : "scheme,bin,count,mean,p99");
+        out.println(withLoad ? CSV_HEADER : "scheme,bin,count,mean,p99");
         for (final Line line : lines)
         {
-            out.printf(Locale.ROOT, "%s%s,%s,%d,%.4f,%.4f%n", line.scheme(), withLoad ? "," + line.load() : "",
-                line.bin(), line.summary().count(), line.summary().mean(), line.summary().p99());
+            final FctAnalysis.Summary s = line.summary();
+            if (withLoad)
+            {
+                out.printf(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f%n", line.scheme(), line.load(), line.bin(),
+                    s.count(), s.mean(), s.p50(), s.p99());
+            }
+            else
+            {
+                out.printf(Locale.ROOT, "%s,%s,%d,%.4f,%.4f%n", line.scheme(), line.bin(), s.count(), s.mean(), s.p99());
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.sim.SimFabric;
+import io.pfabric.sim.SimSettings;
 import io.pfabric.sim.SimRun;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
@@ -31,11 +32,18 @@ import java.util.concurrent.Callable;
     description = {
         "A discrete-event simulation on virtual nanoseconds (default: the pFabric paper's 144 hosts, 9 leaves of 16 " +
             "at 10 Gb/s, 4 spines at 40 Gb/s, 2.7 us host links, 0.2 us core links, 36 KB queues) in which every " +
-            "host runs hostd's transport (window 12, cap 23, timeout 45 us, probe mode after 5 timeouts, SRPT, NIC " +
-            "pacing) and every switch port and host NIC switchd's pFabric queue, with per-packet spraying. Schemes: " +
-            "pfabric, linerate, tcp and dctcp (modelled in the simulator: NewReno with SACK on 225 KB drop-tail " +
-            "queues, and DCTCP on 225 KB queues marking ECN above 22.5 KB, g = 1/16; minimum RTO 200 us, initial " +
-            "window 12), ideal (the flow-level Ideal scheduler).",
+            "host runs hostd's transport (probe mode after 5 timeouts, SRPT, NIC pacing) and every switch port and " +
+            "host NIC switchd's pFabric queue, with per-packet spraying. Schemes: pfabric, linerate, tcp and dctcp " +
+            "(modelled in the simulator: NewReno with SACK on 225 KB drop-tail queues, and DCTCP on 225 KB queues " +
+            "marking ECN above K, g = 1/16; initial window 12), ideal (the flow-level Ideal scheduler).",
+        "Settings follow the fabric, as hostd derives its own on an emulated one; they are printed before the runs. " +
+            "On the paper's fabric (its rates, delays and buffer, any leaf-spine shape) they are the paper's: " +
+            "pFabric's window 12, cap 23, timeout 45 us; TCP's and DCTCP's minimum RTO 200 us; DCTCP's K 15 full " +
+            "frames (22.5 KB). On any other fabric, with R its longest path's base RTT and B its bandwidth-delay " +
+            "product at the host rate: pFabric's window B in full packets (rounded up), its cap the buffer in full " +
+            "packets less one (or B if larger), its timeout 3 R; the minimum RTO 200 us x R / R(paper) and K 15 " +
+            "frames x B / B(paper), keeping the paper's ratios. --window, --window-cap and --timeout override " +
+            "pFabric's; a timeout not longer than R draws a warning.",
         "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv; progress goes " +
             "to stderr. 'pfabric sim sweep' runs several loads and schemes and draws the plot." },
     subcommands = SimCommand.Sweep.class)
@@ -53,6 +61,10 @@ public final class SimCommand implements Callable<Integer>
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
     String scheme;
 
+    @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
+        description = "table (default) or csv: " + ResultsTable.CSV_HEADER + ".")
+    String format;
+
     /**
      * {@inheritDoc}
      */
@@ -60,10 +72,18 @@ public final class SimCommand implements Callable<Integer>
     {
         if (SyncSweep.applies(options, List.of(scheme)))
         {
-            return SyncSweep.run(options, List.of(load), List.of(scheme), "table", System.out, System.err);
+            return SyncSweep.run(options, List.of(load), List.of(scheme), format, System.out, System.err);
         }
+        final boolean csv = OutputFormats.isCsv(format);
         final List<ResultsTable.Line> lines = runAll(options, List.of(load), List.of(scheme), System.err);
-        ResultsTable.print(System.out, lines);
+        if (csv)
+        {
+            ResultsTable.printCsv(System.out, lines, true);
+        }
+        else
+        {
+            ResultsTable.print(System.out, lines);
+        }
         return 0;
     }
 
@@ -76,7 +96,7 @@ public final class SimCommand implements Callable<Integer>
         header = "Simulate several loads and schemes on the same traces; summary table and plot.",
         description = "Runs every scheme at every load, the same trace per load for every scheme, then writes " +
             "DIR/summary.csv and DIR/fct-vs-load.png (normalized FCT against load: small-flow mean and p99, " +
-            "medium mean, large mean, all). --format csv prints scheme,load,bin,count,mean,p99.")
+            "medium mean, large mean, all). --format csv prints " + ResultsTable.CSV_HEADER + ".")
     public static final class Sweep implements Callable<Integer>
     {
         @Mixin
@@ -91,7 +111,7 @@ public final class SimCommand implements Callable<Integer>
         List<String> schemes;
 
         @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
-            description = "table (default) or csv: scheme,load,bin,count,mean,p99.")
+            description = "table (default) or csv: " + ResultsTable.CSV_HEADER + ".")
         String format;
 
         /**
@@ -138,7 +158,13 @@ public final class SimCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--flows must be at least 1");
         }
+        final SimSettings settings = options.settings(fabric);
         Files.createDirectories(options.out);
+        progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
+        if (null != settings.warning())
+        {
+            progress.printf(Locale.ROOT, "sim: warning: %s%n", settings.warning());
+        }
         final List<String> names = SimRun.hostNames(fabric);
         final PathRtts rtts = PathRtts.byClass(names, fabric::baseRttNs);
         rtts.write(options.out.resolve("base-rtt.csv"));
@@ -160,7 +186,7 @@ public final class SimCommand implements Callable<Integer>
                 run++;
                 progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
                     scheme, label, trace.size(), options.topo);
-                final SimRun.Outcome outcome = SimRun.run(fabric, scheme, trace, options.seed,
+                final SimRun.Outcome outcome = SimRun.run(fabric, settings, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.3f s virtual, %,d events " +
                     "(%,.0f per second), %,d packets dropped, %d flows incomplete%n", scheme, label,

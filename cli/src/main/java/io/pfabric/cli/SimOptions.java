@@ -1,6 +1,7 @@
 package io.pfabric.cli;
 
 import io.pfabric.sim.SimFabric;
+import io.pfabric.sim.SimSettings;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.TopologySpec;
@@ -74,6 +75,42 @@ final class SimOptions
     @Option(names = "--asy-interval", defaultValue = "", paramLabel = "DURATION",
         description = "ASY's rate update interval (default: one slot).")
     String asyInterval;
+
+    @Option(names = "--window", defaultValue = "0", paramLabel = "PACKETS",
+        description = "pFabric's initial window (default: the fabric's bandwidth-delay product in full packets, " +
+            "rounded up; 12 on the paper's fabric).")
+    int window;
+
+    @Option(names = "--window-cap", defaultValue = "0", paramLabel = "PACKETS",
+        description = "pFabric's window cap (default: the buffer in full packets less one, or the bandwidth-delay " +
+            "product if larger; 23 on the paper's fabric).")
+    int windowCap;
+
+    @Option(names = "--timeout", defaultValue = "", paramLabel = "DURATION",
+        description = "pFabric's fixed retransmission timeout, e.g. 45us (default: 3 base RTTs of the fabric's " +
+            "longest path; 45 us on the paper's fabric).")
+    String timeout;
+
+    /**
+     * The schemes' settings on the fabric: the paper's on the paper's fabric, else derived from it
+     * ({@link SimSettings#forFabric}), with pFabric's window, cap and timeout as given.
+     *
+     * @param fabric the fabric the options describe.
+     * @return the settings.
+     */
+    SimSettings settings(final SimFabric fabric)
+    {
+        if (window < 0 || windowCap < 0)
+        {
+            throw new IllegalArgumentException("--window and --window-cap must be positive");
+        }
+        final long timeoutNs = timeout.isEmpty() ? 0 : Quantities.parseNanos(timeout);
+        if (!timeout.isEmpty() && timeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("--timeout must be positive");
+        }
+        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs);
+    }
 
     /**
      * The fabric the options describe.

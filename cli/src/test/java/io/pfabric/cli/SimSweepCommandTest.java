@@ -45,7 +45,7 @@ class SimSweepCommandTest
         assertEquals(0, status);
         final List<String> lines =
             Arrays.asList(captured.toString(StandardCharsets.UTF_8).strip().split("\n"));
-        assertEquals("scheme,load,bin,count,mean,p99", lines.get(0));
+        assertEquals("scheme,load,bin,count,mean,p50,p99", lines.get(0));
         assertEquals(1 + 4 * 2 * 4, lines.size(), String.join("\n", lines));
         for (final String line : lines.subList(1, lines.size()))
         {

@@ -48,7 +48,7 @@ final class SimHost implements PacketIo
         this.header = header;
         if (Simulator.Scheme.TCP == scheme || Simulator.Scheme.DCTCP == scheme)
         {
-            final SimTcp tcp = new SimTcp(index, Simulator.Scheme.DCTCP == scheme, this, clock);
+            final SimTcp tcp = new SimTcp(index, Simulator.Scheme.DCTCP == scheme, simulator.tcpMinRtoNs(), this, clock);
             this.endpoint = tcp;
             this.ecnCapable = tcp.ecnCapable();
         }

@@ -2,6 +2,7 @@ package io.pfabric.sim;
 
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.EcnQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
@@ -19,11 +20,13 @@ final class SimPort
     long freeOrder;
     boolean freePending;
 
-    SimPort(final DisciplineKind kind, final SimFabric fabric, final long rateBitsPerSec, final long delayNs,
-        final boolean towardHost, final int peer, final PacketPool packets, final int storedLength,
-        final int handleOffsetInStored)
+    SimPort(final DisciplineKind kind, final SimFabric fabric, final long ecnThresholdLength,
+        final long rateBitsPerSec, final long delayNs, final boolean towardHost, final int peer,
+        final PacketPool packets, final int storedLength, final int handleOffsetInStored)
     {
-        this.queue = kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength)
+        this.queue = (DisciplineKind.ECN == kind ?
+            new EcnQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength, ecnThresholdLength) :
+            kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength))
             .dropHandler((buffer, offset, length, reason) ->
                 packets.release(buffer.getInt(offset + handleOffsetInStored)));
         this.pacer = new EgressPacer(rateBitsPerSec, 1);

@@ -2,7 +2,6 @@ package io.pfabric.sim;
 
 import io.pfabric.analysis.IdealScheduler;
 import io.pfabric.hostd.transport.FlowRecord;
-import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.WorkloadTrace;
 
@@ -89,6 +88,26 @@ public final class SimRun
     public static Outcome run(final SimFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
         final long seed, final Path log, final PrintStream progress) throws IOException
     {
+        return run(fabric, SimSettings.forFabric(fabric), scheme, trace, seed, log, progress);
+    }
+
+    /**
+     * Run a scheme over a trace with given settings and write its FCT log.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param settings the schemes' settings, such as {@link SimSettings#forFabric}.
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final SimSettings settings, final String scheme,
+        final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log, final PrintStream progress)
+        throws IOException
+    {
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
         if ("ideal".equals(scheme))
@@ -100,13 +119,13 @@ public final class SimRun
         final Simulator simulator = switch (scheme)
         {
             case "pfabric" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
-                Simulator.Scheme.PFABRIC, TransportConfiguration.PAPER, seed);
+                Simulator.Scheme.PFABRIC, settings, seed);
             case "linerate" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
-                Simulator.Scheme.LINERATE, TransportConfiguration.PAPER.withLineRate(), seed);
+                Simulator.Scheme.LINERATE, settings, seed);
             case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
-                TransportConfiguration.PAPER, seed);
+                settings, seed);
             case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
-                TransportConfiguration.PAPER, seed);
+                settings, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
         final Simulator.Result result = simulator.run(trace, LIMIT_NS,

@@ -30,7 +30,6 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     static final int HEADER_LENGTH = 20;
     static final int INITIAL_WINDOW = 12;
     static final int MAX_WINDOW = 149;
-    static final long MIN_RTO_NS = 200_000;
     static final long MAX_RTO_NS = 2_000_000_000L;
     static final double DCTCP_G = 1.0 / 16;
 
@@ -48,6 +47,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
 
     private final int localHost;
     private final boolean dctcp;
+    private final long minRtoNs;
     private final PacketIo io;
     private final NanoClock clock;
     private final List<Sender> senders = new ArrayList<>();
@@ -60,10 +60,11 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private long nowNs;
     private int flowCounter;
 
-    SimTcp(final int localHost, final boolean dctcp, final PacketIo io, final NanoClock clock)
+    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final PacketIo io, final NanoClock clock)
     {
         this.localHost = localHost;
         this.dctcp = dctcp;
+        this.minRtoNs = minRtoNs;
         this.io = io;
         this.clock = clock;
     }
@@ -245,7 +246,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         private boolean recovering;
         private int recover;
         private int retransmitNext;
-        private long rtoNs = MIN_RTO_NS;
+        private long rtoNs = minRtoNs;
         private long rtoDeadlineNs = Long.MAX_VALUE;
         private double srttNs;
         private double rttVarNs;
@@ -438,7 +439,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                 rttVarNs = 0.75 * rttVarNs + 0.25 * Math.abs(srttNs - rttNs);
                 srttNs = 0.875 * srttNs + 0.125 * rttNs;
             }
-            rtoNs = Math.min(MAX_RTO_NS, Math.max(MIN_RTO_NS, (long)(srttNs + 4 * rttVarNs)));
+            rtoNs = Math.min(MAX_RTO_NS, Math.max(minRtoNs, (long)(srttNs + 4 * rttVarNs)));
         }
 
         void onTimeout()

@@ -103,6 +103,8 @@ public final class Simulator
     }
 
     private final SimFabric fabric;
+    private final long tcpMinRtoNs;
+    private final long ecnThresholdLength;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
     private final SimHost[] hosts;
@@ -163,6 +165,31 @@ public final class Simulator
     public Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer)
     {
+        this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH);
+    }
+
+    /**
+     * A simulation of a scheme with the settings of its fabric ({@link SimSettings#forFabric}).
+     *
+     * @param fabric   the fabric; its discipline and buffer apply to every switch port and host NIC.
+     * @param scheme   what the hosts run (not {@link Scheme#CONTROLLED}).
+     * @param settings pFabric's transport settings (LineRate's, without the window, for {@link Scheme#LINERATE}),
+     *                 TCP's minimum RTO and DCTCP's marking threshold.
+     * @param seed     of the spraying.
+     */
+    public Simulator(final SimFabric fabric, final Scheme scheme, final SimSettings settings, final long seed)
+    {
+        this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
+            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength());
+    }
+
+    private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
+        final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
+        final long ecnThresholdLength)
+    {
+        this.tcpMinRtoNs = tcpMinRtoNs;
+        this.ecnThresholdLength = ecnThresholdLength;
         if ((Scheme.CONTROLLED == scheme) != (null != control))
         {
             throw new IllegalArgumentException("a control goes with the controlled scheme, and only with it");
@@ -216,8 +243,18 @@ public final class Simulator
     private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
         final boolean towardHost, final int peer)
     {
-        return new SimPort(kind, fabric, rateBitsPerSec, delayNs, towardHost, peer, packets, storedLength,
-            handleOffsetInStored);
+        return new SimPort(kind, fabric, ecnThresholdLength, rateBitsPerSec, delayNs, towardHost, peer, packets,
+            storedLength, handleOffsetInStored);
+    }
+
+    /**
+     * TCP's and DCTCP's minimum retransmission timeout in this simulation.
+     *
+     * @return nanoseconds.
+     */
+    long tcpMinRtoNs()
+    {
+        return tcpMinRtoNs;
     }
 
     /**
