@@ -344,19 +344,10 @@ public final class Experiment
         final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration,
             settings.rateBitsPerSec(), PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false);
         final List<HostDaemon> hosts = new ArrayList<>();
-        if (PacketIos.groups(fabric.hostIo()))
+        for (final HostDaemon host : HostDaemon.startAll(topology, hostNames, options, fabric.hostIo(), name -> quiet,
+            PacketIos.groups(fabric.hostIo())))
         {
-            for (final HostDaemon host :
-                HostDaemon.startShared(topology, hostNames, options, fabric.hostIo(), name -> quiet))
-            {
-                hosts.add(teardown.add(host));
-            }
-            return hosts;
-        }
-        for (final String name : hostNames)
-        {
-            hosts.add(teardown.add(HostDaemon.start(topology, name, options.apply(name),
-                PacketIos.factory(fabric.hostIo()), quiet)));
+            hosts.add(teardown.add(host));
         }
         return hosts;
     }

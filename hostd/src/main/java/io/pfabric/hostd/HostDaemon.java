@@ -214,6 +214,47 @@ public final class HostDaemon implements AutoCloseable
         return daemons;
     }
 
+    /**
+     * Start several hosts of a topology, on one shared thread ({@link #startShared}) or on a thread each
+     * ({@link #start}).
+     *
+     * @param topology     the fabric.
+     * @param hostNames    the hosts.
+     * @param options      how to run each host.
+     * @param io           the hosts' packet I/O ({@link PacketIos}).
+     * @param listeners    each host's listener.
+     * @param sharedThread whether one thread serves them all.
+     * @return the running hosts, in the order named.
+     * @throws IOException if a host cannot start (none is left running).
+     */
+    public static List<HostDaemon> startAll(
+        final Topology topology,
+        final List<String> hostNames,
+        final Function<String, Options> options,
+        final String io,
+        final Function<String, TransportListener> listeners,
+        final boolean sharedThread) throws IOException
+    {
+        if (sharedThread)
+        {
+            return startShared(topology, hostNames, options, io, listeners);
+        }
+        final List<HostDaemon> daemons = new ArrayList<>();
+        try
+        {
+            for (final String name : hostNames)
+            {
+                daemons.add(start(topology, name, options.apply(name), PacketIos.factory(io), listeners.apply(name)));
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            daemons.forEach(HostDaemon::close);
+            throw ex;
+        }
+        return daemons;
+    }
+
     private void awaitStart() throws IOException
     {
         try

@@ -3,6 +3,8 @@ package io.pfabric.sim;
 import io.pfabric.dataplane.queue.EcnQueue;
 import io.pfabric.hostd.transport.TransportConfiguration;
 
+import java.util.Locale;
+
 /**
  * The settings of the simulated schemes on one fabric, derived from the fabric as hostd derives its own on an
  * emulated one. On the pFabric paper's fabric ({@link SimFabric#paper()}, any shape with spines) they are the paper's:
@@ -144,7 +146,7 @@ public record SimSettings(
     {
         if (pfabric.timeoutNs() <= baseRttNs)
         {
-            return String.format(java.util.Locale.ROOT, "pFabric's timeout %.1f us is not longer than the fabric's " +
+            return String.format(Locale.ROOT, "pFabric's timeout %.1f us is not longer than the fabric's " +
                 "base RTT %.1f us: every flow will time out before its first ACK can arrive", pfabric.timeoutNs() / 1e3,
                 baseRttNs / 1e3);
         }
@@ -158,7 +160,7 @@ public record SimSettings(
      */
     public String describe()
     {
-        return String.format(java.util.Locale.ROOT, "base RTT %.1f us; pfabric: initial window %d packets, cap %d, " +
+        return String.format(Locale.ROOT, "base RTT %.1f us; pfabric: initial window %d packets, cap %d, " +
             "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, dctcp K %,d B (%s)",
             baseRttNs / 1e3, pfabric.initialWindowPackets(), pfabric.maxWindowPackets(), pfabric.timeoutNs() / 1e3,
             pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, ecnThresholdLength,

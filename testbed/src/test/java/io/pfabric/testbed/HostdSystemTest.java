@@ -73,15 +73,7 @@ class HostdSystemTest
         }
         final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration, RATE_BPS,
             PacketIos.wireOverheadLength(io), fabric.namespace(name), true);
-        if (sharedThread)
-        {
-            hosts.addAll(HostDaemon.startShared(topology, names, options, io, this::recorder));
-            return;
-        }
-        for (final String name : names)
-        {
-            hosts.add(HostDaemon.start(topology, name, options.apply(name), PacketIos.factory(io), recorder(name)));
-        }
+        hosts.addAll(HostDaemon.startAll(topology, names, options, io, this::recorder, sharedThread));
     }
 
     private TransportListener recorder(final String host)

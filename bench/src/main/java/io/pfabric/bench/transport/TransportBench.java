@@ -282,21 +282,10 @@ public final class TransportBench implements AutoCloseable
             final TransportListener quiet = new TransportListener()
             {
             };
-            if (settings.sharedHostThread())
+            for (final HostDaemon host : HostDaemon.startAll(topology, List.of("h1", "h2"), options, target.io(),
+                name -> quiet, settings.sharedHostThread()))
             {
-                for (final HostDaemon host : HostDaemon.startShared(topology, List.of("h1", "h2"), options,
-                    target.io(), name -> quiet))
-                {
-                    hosts.add(track(host));
-                }
-            }
-            else
-            {
-                for (final String name : List.of("h1", "h2"))
-                {
-                    hosts.add(track(HostDaemon.start(topology, name, options.apply(name),
-                        PacketIos.factory(target.io()), quiet)));
-                }
+                hosts.add(track(host));
             }
             progress.printf("bench transport: %s: the two hosts on %s%n", target.label(),
                 hosts.get(0).threadId() == hosts.get(1).threadId() ? "one thread" : "a thread each");

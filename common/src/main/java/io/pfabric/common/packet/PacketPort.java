@@ -41,8 +41,7 @@ public final class PacketPort implements FramePort
     private final PacketRing txRing;
     private final UnsafeBuffer rx;
     private final UnsafeBuffer tx;
-    private final Memory pollFds = new Memory(16);
-    private final Memory pollTimeout = new Memory(16);
+    private final PacketPortSet waitSet = new PacketPortSet(1);
     private final Memory wakeValue = new Memory(8);
     private final Memory wakeDrain = new Memory(8);
     private final int wakeFd;
@@ -81,12 +80,8 @@ public final class PacketPort implements FramePort
         this.rx = rxRing.buffer;
         this.tx = txRing.buffer;
         this.wakeFd = wakeFd;
-        pollFds.clear();
-        pollFds.setInt(0, rxFd);
-        pollFds.setShort(4, (short)LibC.POLLIN);
-        pollFds.setInt(8, wakeFd);
-        pollFds.setShort(12, (short)LibC.POLLIN);
         wakeValue.setLong(0, 1);
+        waitSet.add(this);
     }
 
     /**
@@ -320,24 +315,7 @@ public final class PacketPort implements FramePort
      */
     public boolean awaitReceiveNs(final long timeoutNs)
     {
-        if (0 != (rx.getIntVolatile(rxRing.frameOffset(rxIndex)) & PacketRing.RX_STATUS_USER))
-        {
-            return true;
-        }
-        final long waitNs = Math.max(0, timeoutNs);
-        pollTimeout.setLong(0, waitNs / 1_000_000_000L);
-        pollTimeout.setLong(8, waitNs % 1_000_000_000L);
-        pollFds.setShort(6, (short)0);
-        pollFds.setShort(14, (short)0);
-        if (LibC.ppoll(pollFds, 2, pollTimeout, null) <= 0)
-        {
-            return false;
-        }
-        if (0 != pollFds.getShort(14))
-        {
-            LibC.read(wakeFd, wakeDrain, 8);
-        }
-        return 0 != pollFds.getShort(6);
+        return waitSet.await(timeoutNs);
     }
 
     boolean frameWaiting()

@@ -382,16 +382,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         {
             return 0;
         }
-        long waitNs = Long.MAX_VALUE;
-        if (scheduler.hasReady() && !transmitter.heldBack())
-        {
-            waitNs = egress.waitNs(nowNs);
-        }
-        if (scheduler.hasTimers())
-        {
-            waitNs = Math.min(waitNs, scheduler.earliestDeadlineNs() - nowNs);
-        }
-        return Math.max(1, waitNs);
+        final long nextNs = deadlineNs(scheduler.hasReady() && !transmitter.heldBack());
+        return Long.MAX_VALUE == nextNs ? Long.MAX_VALUE : Math.max(1, nextNs - nowNs);
     }
 
     /**
@@ -402,8 +394,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public long nextDeadlineNs()
     {
+        return deadlineNs(scheduler.hasReady());
+    }
+
+    private long deadlineNs(final boolean pacerDue)
+    {
         long next = Long.MAX_VALUE;
-        if (scheduler.hasReady())
+        if (pacerDue)
         {
             next = egress.nextDepartureNs(nowNs);
         }
