@@ -188,9 +188,9 @@ public final class SimCommand implements Callable<Integer>
                     scheme, label, trace.size(), options.topo);
                 final SimRun.Outcome outcome = SimRun.run(fabric, settings, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
-                progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.3f s virtual, %,d events " +
-                    "(%,.0f per second), %,d packets dropped, %d flows incomplete%n", scheme, label,
-                    outcome.wallNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(), outcome.eventsPerSecond(),
+                progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
+                    "events (%,.0f per second), %,d packets dropped, %d flows incomplete%n", scheme, label,
+                    outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(), outcome.eventsPerSecond(),
                     outcome.dropped(), outcome.incomplete());
             }
         }

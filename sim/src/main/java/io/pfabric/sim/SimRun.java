@@ -7,6 +7,8 @@ import io.pfabric.hostd.workload.WorkloadTrace;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +31,7 @@ public final class SimRun
     public static final long BASELINE_BUFFER_LENGTH = 225_000;
 
     private static final long LIMIT_NS = 3_600_000_000_000L;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /**
      * What a run did.
@@ -38,9 +41,11 @@ public final class SimRun
      * @param events     simulator events processed (0 for ideal).
      * @param virtualNs  virtual time at the end.
      * @param wallNs     wall time the run took.
+     * @param cpuNs      CPU time the running thread took, which a busy machine inflates less than wall time.
      * @param dropped    packets dropped by switch queues.
      */
-    public record Outcome(int flows, int incomplete, long events, long virtualNs, long wallNs, long dropped)
+    public record Outcome(int flows, int incomplete, long events, long virtualNs, long wallNs, long cpuNs,
+        long dropped)
     {
         /**
          * Events per second of wall time.
@@ -110,11 +115,13 @@ public final class SimRun
     {
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
+        final long startCpuNs = THREADS.getCurrentThreadCpuTime();
         if ("ideal".equals(scheme))
         {
             new IdealScheduler(fabric.edgeRateBitsPerSec(), fabric::baseRttNs, SimFabric.segmentWireLength())
                 .writeFctLog(trace, names, log);
-            return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs, 0);
+            return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs,
+                THREADS.getCurrentThreadCpuTime() - startCpuNs, 0);
         }
         final Simulator simulator = switch (scheme)
         {
@@ -151,6 +158,6 @@ public final class SimRun
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
-            result.droppedPackets());
+            THREADS.getCurrentThreadCpuTime() - startCpuNs, result.droppedPackets());
     }
 }
