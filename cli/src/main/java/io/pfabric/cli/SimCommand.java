@@ -35,7 +35,11 @@ import java.util.concurrent.Callable;
             "host runs hostd's transport (probe mode after 5 timeouts, SRPT, NIC pacing) and every switch port and " +
             "host NIC switchd's pFabric queue, with per-packet spraying. Schemes: pfabric, linerate, tcp and dctcp " +
             "(modelled in the simulator: NewReno with SACK on 225 KB drop-tail queues, and DCTCP on 225 KB queues " +
-            "marking ECN above K, g = 1/16; initial window 12), ideal (the flow-level Ideal scheduler).",
+            "marking ECN above K, g = 1/16; initial window 12), ideal (the flow-level Ideal scheduler). tcp and dctcp " +
+            "run on connections as the paper's ns-2 scripts keep them: 8 persistent connections per source and " +
+            "destination, a flow taking the one idle longest with the window state its earlier flows left " +
+            "(slow-start restart after an idle RTO), and a new connection, with a SYN and SYN-ACK first, when all " +
+            "are busy. tcp-per-flow and dctcp-per-flow give each flow a fresh, open connection instead.",
         "Settings follow the fabric, as hostd derives its own on an emulated one; they are printed before the runs. " +
             "On the paper's fabric (its rates, delays and buffer, any leaf-spine shape) they are the paper's: " +
             "pFabric's window 12, cap 23, timeout 45 us; TCP's and DCTCP's minimum RTO 200 us; DCTCP's K 15 full " +
@@ -57,7 +61,8 @@ public final class SimCommand implements Callable<Integer>
     double load;
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
-        description = "pfabric, linerate, tcp, dctcp or ideal; or, in the sync-versus-async scenario, syn-ocf, " +
+        description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow or ideal; or, in the " +
+            "sync-versus-async scenario, syn-ocf, " +
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
     String scheme;
 
@@ -107,7 +112,8 @@ public final class SimCommand implements Callable<Integer>
         List<Double> loads;
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
-            description = "Of pfabric, linerate, tcp, dctcp, ideal (default: ${DEFAULT-VALUE}).")
+            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, ideal (default: " +
+                "${DEFAULT-VALUE}).")
         List<String> schemes;
 
         @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
@@ -189,9 +195,11 @@ public final class SimCommand implements Callable<Integer>
                 final SimRun.Outcome outcome = SimRun.run(fabric, settings, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
-                    "events (%,.0f per second), %,d packets dropped, %d flows incomplete%n", scheme, label,
-                    outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(), outcome.eventsPerSecond(),
-                    outcome.dropped(), outcome.incomplete());
+                    "events (%,.0f per second), %,d packets dropped, %d flows incomplete%s%n", scheme, label,
+                    outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
+                    outcome.eventsPerSecond(), outcome.dropped(), outcome.incomplete(),
+                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") ? String.format(Locale.ROOT,
+                    ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
             }
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out,

@@ -46,9 +46,13 @@ final class SimHost implements PacketIo
         this.sizer = sizer;
         this.packets = packets;
         this.header = header;
-        if (Simulator.Scheme.TCP == scheme || Simulator.Scheme.DCTCP == scheme)
+        if (scheme.isTcp())
         {
-            final SimTcp tcp = new SimTcp(index, Simulator.Scheme.DCTCP == scheme, simulator.tcpMinRtoNs(), this, clock);
+            final boolean dctcp = Simulator.Scheme.DCTCP == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
+            final boolean perFlow =
+                Simulator.Scheme.TCP_PER_FLOW == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
+            final SimTcp tcp = new SimTcp(index, dctcp, simulator.tcpMinRtoNs(),
+                perFlow ? 0 : SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, this, clock);
             this.endpoint = tcp;
             this.ecnCapable = tcp.ecnCapable();
         }
@@ -100,8 +104,7 @@ final class SimHost implements PacketIo
         final int payloadLength;
         int frameLength = FRAME_OVERHEAD + length;
         int pathHint = -1;
-        if (Simulator.Scheme.PFABRIC == scheme || Simulator.Scheme.LINERATE == scheme ||
-            Simulator.Scheme.CONTROLLED == scheme)
+        if (!scheme.isTcp())
         {
             header.wrap(frame, FRAME_OVERHEAD);
             priority = header.priority();

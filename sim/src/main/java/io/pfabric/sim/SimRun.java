@@ -23,7 +23,8 @@ public final class SimRun
     /**
      * Schemes the simulator runs.
      */
-    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal");
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal",
+        "tcp-per-flow", "dctcp-per-flow");
 
     /**
      * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
@@ -43,9 +44,10 @@ public final class SimRun
      * @param wallNs     wall time the run took.
      * @param cpuNs      CPU time the running thread took, which a busy machine inflates less than wall time.
      * @param dropped    packets dropped by switch queues.
+     * @param connectionsOpened TCP or DCTCP connections opened with a handshake because a pair's were all busy.
      */
     public record Outcome(int flows, int incomplete, long events, long virtualNs, long wallNs, long cpuNs,
-        long dropped)
+        long dropped, long connectionsOpened)
     {
         /**
          * Events per second of wall time.
@@ -121,7 +123,7 @@ public final class SimRun
             new IdealScheduler(fabric.edgeRateBitsPerSec(), fabric::baseRttNs, SimFabric.segmentWireLength())
                 .writeFctLog(trace, names, log);
             return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs,
-                THREADS.getCurrentThreadCpuTime() - startCpuNs, 0);
+                THREADS.getCurrentThreadCpuTime() - startCpuNs, 0, 0);
         }
         final Simulator simulator = switch (scheme)
         {
@@ -133,6 +135,10 @@ public final class SimRun
                 settings, seed);
             case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
                 settings, seed);
+            case "tcp-per-flow" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH),
+                Simulator.Scheme.TCP_PER_FLOW, settings, seed);
+            case "dctcp-per-flow" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH),
+                Simulator.Scheme.DCTCP_PER_FLOW, settings, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
         final Simulator.Result result = simulator.run(trace, LIMIT_NS,
@@ -158,6 +164,6 @@ public final class SimRun
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
-            THREADS.getCurrentThreadCpuTime() - startCpuNs, result.droppedPackets());
+            THREADS.getCurrentThreadCpuTime() - startCpuNs, result.droppedPackets(), result.connectionsOpened());
     }
 }

@@ -4,12 +4,14 @@ import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.transport.FlowRecord;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -22,7 +24,17 @@ import java.util.concurrent.CompletableFuture;
  * does not trigger it, the SACK scoreboard kept across a timeout), and DCTCP on top (ECN-capable segments, the
  * receiver echoing each segment's CE mark, alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd
  * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4
- * and TCP headers; ACKs are 54 bytes plus 4 and 8 per SACK block.
+ * and TCP headers; ACKs, SYNs and SYN-ACKs are 54 bytes, ACKs 4 and 8 more per SACK block.
+ * <p>
+ * Flows run on connections in one of two ways. As the scripts run them (a positive number of connections per pair):
+ * each source keeps that many connections to each destination, open from the start (the scripts warm them up before
+ * measuring) and persistent; a flow takes the one that has been idle longest, with the congestion window, slow-start
+ * threshold, RTT estimate, RTO and DCTCP's alpha its earlier flows left, except that a connection idle for longer
+ * than its RTO starts again from the initial window (slow-start restart: the threshold stays); a flow that finds
+ * every connection to its destination busy opens a new one, which costs a SYN and a SYN-ACK first (a lost one is
+ * sent again after the RTO, doubling) and stays in the pool afterwards. Flows never wait for a busy connection.
+ * With no connections per pair, each flow gets a connection of its own, open and fresh: initial window, no RTT
+ * estimate, the minimum RTO.
  */
 final class SimTcp implements Endpoint, PacketIo.InboundHandler
 {
@@ -33,8 +45,15 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     static final long MAX_RTO_NS = 2_000_000_000L;
     static final double DCTCP_G = 1.0 / 16;
 
-    private static final int TYPE_DATA = 1;
-    private static final int TYPE_ACK = 2;
+    /**
+     * Connections per source and destination in the released scripts for TCP and DCTCP.
+     */
+    static final int SCRIPTS_CONNECTIONS_PER_PAIR = 8;
+
+    static final int TYPE_DATA = 1;
+    static final int TYPE_ACK = 2;
+    static final int TYPE_SYN = 3;
+    static final int TYPE_SYN_ACK = 4;
     private static final int FLAG_ECE = 1;
     private static final int MAX_SACK_BLOCKS = 3;
     private static final int TYPE_OFFSET = 0;
@@ -48,6 +67,8 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private final int localHost;
     private final boolean dctcp;
     private final long minRtoNs;
+    private final int connectionsPerPair;
+    private final Int2ObjectHashMap<ArrayDeque<Connection>> idleByDestination = new Int2ObjectHashMap<>();
     private final PacketIo io;
     private final NanoClock clock;
     private final List<Sender> senders = new ArrayList<>();
@@ -59,14 +80,53 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private final int[] sackEnds = new int[MAX_SACK_BLOCKS];
     private long nowNs;
     private int flowCounter;
+    private long connectionsOpened;
+    private long synsSent;
 
-    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final PacketIo io, final NanoClock clock)
+    /**
+     * An endpoint.
+     *
+     * @param localHost          this host's index.
+     * @param dctcp              DCTCP rather than TCP.
+     * @param minRtoNs           the minimum (and initial) RTO.
+     * @param connectionsPerPair persistent connections to each destination as the scripts keep them, or 0 for a
+     *                           fresh connection per flow.
+     * @param io                 the packet I/O.
+     * @param clock              the virtual clock.
+     */
+    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final int connectionsPerPair,
+        final PacketIo io, final NanoClock clock)
     {
+        if (connectionsPerPair < 0)
+        {
+            throw new IllegalArgumentException("connections per pair must not be negative: " + connectionsPerPair);
+        }
         this.localHost = localHost;
         this.dctcp = dctcp;
         this.minRtoNs = minRtoNs;
+        this.connectionsPerPair = connectionsPerPair;
         this.io = io;
         this.clock = clock;
+    }
+
+    /**
+     * Connections opened because every connection to a destination was busy (a handshake each).
+     *
+     * @return the count.
+     */
+    long connectionsOpened()
+    {
+        return connectionsOpened;
+    }
+
+    /**
+     * SYNs sent, first sends and resends.
+     *
+     * @return the count.
+     */
+    long synsSent()
+    {
+        return synsSent;
     }
 
     /**
@@ -83,10 +143,47 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     {
         nowNs = clock.nanoTime();
         final Sender sender = new Sender(((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL), destinationHost,
-            sizeBytes, nowNs);
+            sizeBytes, nowNs, connectionFor(destinationHost));
         senders.add(sender);
         sendersByFlow.put(sender.flowKey, sender);
+        if (!sender.connection.established)
+        {
+            sender.sendSyn();
+        }
         return sender.future;
+    }
+
+    /**
+     * The connection a new flow to a destination runs on: its own fresh one, or the pool's longest idle, or a new
+     * one to be opened when the pool's are all busy.
+     */
+    private Connection connectionFor(final int destinationHost)
+    {
+        if (0 == connectionsPerPair)
+        {
+            return new Connection(true);
+        }
+        ArrayDeque<Connection> idle = idleByDestination.get(destinationHost);
+        if (null == idle)
+        {
+            idle = new ArrayDeque<>(connectionsPerPair);
+            for (int i = 0; i < connectionsPerPair; i++)
+            {
+                idle.addLast(new Connection(true));
+            }
+            idleByDestination.put(destinationHost, idle);
+        }
+        final Connection connection = idle.pollFirst();
+        if (null == connection)
+        {
+            connectionsOpened++;
+            return new Connection(false);
+        }
+        if (connection.lastSendNs != Long.MIN_VALUE && nowNs - connection.lastSendNs > connection.rtoNs)
+        {
+            connection.cwnd = INITIAL_WINDOW;
+        }
+        return connection;
     }
 
     public int poll()
@@ -148,6 +245,24 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                 (buffer.getByte(offset - Ipv4Flyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET) & 0x3);
             onData(sourceHost, flowKey, buffer.getInt(offset + SEQUENCE_OFFSET, ByteOrder.BIG_ENDIAN),
                 buffer.getInt(offset + SEGMENTS_OFFSET, ByteOrder.BIG_ENDIAN), congestion);
+        }
+        else if (TYPE_SYN == type)
+        {
+            out.putByte(TYPE_OFFSET, (byte)TYPE_SYN_ACK);
+            out.putByte(FLAGS_OFFSET, (byte)0);
+            out.putByte(SACK_COUNT_OFFSET, (byte)0);
+            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEQUENCE_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEGMENTS_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            io.send(sourceHost, out, 0, HEADER_LENGTH);
+        }
+        else if (TYPE_SYN_ACK == type)
+        {
+            final Sender sender = sendersByFlow.get(flowKey);
+            if (null != sender && !sender.connection.established)
+            {
+                sender.onSynAck();
+            }
         }
         else if (TYPE_ACK == type)
         {
@@ -238,29 +353,28 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         private final long startNs;
         private final CompletableFuture<FlowRecord> future = new CompletableFuture<>();
         private final BitSet sacked = new BitSet();
-        private double cwnd = INITIAL_WINDOW;
-        private double ssthresh = MAX_WINDOW;
+        private final Connection connection;
         private int una;
         private int next;
         private int dupAcks;
         private boolean recovering;
         private int recover;
         private int retransmitNext;
-        private long rtoNs = minRtoNs;
         private long rtoDeadlineNs = Long.MAX_VALUE;
-        private double srttNs;
-        private double rttVarNs;
         private int timedSegment = -1;
         private long timedSentNs;
-        private double alpha;
+        private boolean synResent;
+        private long synSentNs;
         private long windowAcked;
         private long windowMarked;
         private int windowEnd;
         private int timeouts;
         private long retransmittedBytes;
 
-        Sender(final long flowKey, final int destination, final long sizeBytes, final long startNs)
+        Sender(final long flowKey, final int destination, final long sizeBytes, final long startNs,
+            final Connection connection)
         {
+            this.connection = connection;
             this.flowKey = flowKey;
             this.destination = destination;
             this.sizeBytes = sizeBytes;
@@ -298,8 +412,12 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
 
         int transmit()
         {
+            if (!connection.established)
+            {
+                return 0;
+            }
             int sent = 0;
-            while (pipe() < (int)cwnd)
+            while (pipe() < (int)connection.cwnd)
             {
                 final int segment;
                 if (recovering && sacked.nextClearBit(retransmitNext) < Math.min(sacked.length(), next))
@@ -341,9 +459,10 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
             out.putInt(SEQUENCE_OFFSET, segment, ByteOrder.BIG_ENDIAN);
             out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
             io.send(destination, out, 0, HEADER_LENGTH + segmentLength(segment));
+            connection.lastSendNs = nowNs;
             if (Long.MAX_VALUE == rtoDeadlineNs)
             {
-                rtoDeadlineNs = nowNs + rtoNs;
+                rtoDeadlineNs = nowNs + connection.rtoNs;
             }
         }
 
@@ -371,14 +490,15 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                     if (una >= recover)
                     {
                         recovering = false;
-                        cwnd = ssthresh;
+                        connection.cwnd = connection.ssthresh;
                     }
                 }
                 else
                 {
-                    cwnd += cwnd < ssthresh ? newly : (double)newly / cwnd;
+                    connection.cwnd += connection.cwnd < connection.ssthresh ? newly :
+                        (double)newly / connection.cwnd;
                 }
-                cwnd = Math.min(cwnd, MAX_WINDOW);
+                connection.cwnd = Math.min(connection.cwnd, MAX_WINDOW);
                 if (dctcp && una >= windowEnd)
                 {
                     endDctcpWindow();
@@ -386,11 +506,12 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                 if (una >= segments)
                 {
                     rtoDeadlineNs = Long.MAX_VALUE;
+                    release(this);
                     future.complete(new FlowRecord(flowKey, localHost, destination, sizeBytes, startNs, nowNs,
                         timeouts, retransmittedBytes));
                     return;
                 }
-                rtoDeadlineNs = nowNs + rtoNs;
+                rtoDeadlineNs = nowNs + connection.rtoNs;
             }
             else if (cumulative == una && next > una)
             {
@@ -399,12 +520,12 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                     windowMarked++;
                 }
                 dupAcks++;
-                if (!recovering && dupAcks >= Math.max(3, (int)(0.75 * cwnd)))
+                if (!recovering && dupAcks >= Math.max(3, (int)(0.75 * connection.cwnd)))
                 {
                     recovering = true;
                     recover = next;
-                    ssthresh = Math.max(cwnd / 2, 2);
-                    cwnd = ssthresh;
+                    connection.ssthresh = Math.max(connection.cwnd / 2, 2);
+                    connection.cwnd = connection.ssthresh;
                     retransmitNext = una;
                 }
             }
@@ -415,11 +536,11 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
             if (windowAcked > 0)
             {
                 final double fraction = Math.min(1.0, (double)windowMarked / windowAcked);
-                alpha = (1 - DCTCP_G) * alpha + DCTCP_G * fraction;
+                connection.alpha = (1 - DCTCP_G) * connection.alpha + DCTCP_G * fraction;
                 if (windowMarked > 0)
                 {
-                    cwnd = Math.max(1, cwnd * (1 - alpha / 2));
-                    ssthresh = Math.max(2, cwnd);
+                    connection.cwnd = Math.max(1, connection.cwnd * (1 - connection.alpha / 2));
+                    connection.ssthresh = Math.max(2, connection.cwnd);
                 }
             }
             windowAcked = 0;
@@ -429,31 +550,64 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
 
         private void sampleRtt(final long rttNs)
         {
-            if (0 == srttNs)
+            if (0 == connection.srttNs)
             {
-                srttNs = rttNs;
-                rttVarNs = rttNs / 2.0;
+                connection.srttNs = rttNs;
+                connection.rttVarNs = rttNs / 2.0;
             }
             else
             {
-                rttVarNs = 0.75 * rttVarNs + 0.25 * Math.abs(srttNs - rttNs);
-                srttNs = 0.875 * srttNs + 0.125 * rttNs;
+                connection.rttVarNs = 0.75 * connection.rttVarNs + 0.25 * Math.abs(connection.srttNs - rttNs);
+                connection.srttNs = 0.875 * connection.srttNs + 0.125 * rttNs;
             }
-            rtoNs = Math.min(MAX_RTO_NS, Math.max(minRtoNs, (long)(srttNs + 4 * rttVarNs)));
+            connection.rtoNs = Math.min(MAX_RTO_NS,
+                Math.max(minRtoNs, (long)(connection.srttNs + 4 * connection.rttVarNs)));
+        }
+
+        void sendSyn()
+        {
+            out.putByte(TYPE_OFFSET, (byte)TYPE_SYN);
+            out.putByte(FLAGS_OFFSET, (byte)0);
+            out.putByte(SACK_COUNT_OFFSET, (byte)0);
+            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEQUENCE_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            out.putInt(SEGMENTS_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            io.send(destination, out, 0, HEADER_LENGTH);
+            synsSent++;
+            synSentNs = nowNs;
+            connection.lastSendNs = nowNs;
+            rtoDeadlineNs = nowNs + connection.rtoNs;
+        }
+
+        void onSynAck()
+        {
+            if (!synResent)
+            {
+                sampleRtt(nowNs - synSentNs);
+            }
+            connection.established = true;
+            rtoDeadlineNs = Long.MAX_VALUE;
         }
 
         void onTimeout()
         {
             timeouts++;
-            ssthresh = Math.max(cwnd / 2, 2);
-            cwnd = 1;
+            if (!connection.established)
+            {
+                synResent = true;
+                connection.rtoNs = Math.min(MAX_RTO_NS, connection.rtoNs * 2);
+                sendSyn();
+                return;
+            }
+            connection.ssthresh = Math.max(connection.cwnd / 2, 2);
+            connection.cwnd = 1;
             recovering = false;
             dupAcks = 0;
             next = una;
             retransmitNext = una;
             timedSegment = -1;
-            rtoNs = Math.min(MAX_RTO_NS, rtoNs * 2);
-            rtoDeadlineNs = nowNs + rtoNs;
+            connection.rtoNs = Math.min(MAX_RTO_NS, connection.rtoNs * 2);
+            rtoDeadlineNs = nowNs + connection.rtoNs;
             while (next < segments && sacked.get(next))
             {
                 next++;
@@ -464,6 +618,38 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                 sendSegment(next);
                 next++;
             }
+        }
+    }
+
+    /**
+     * What a connection keeps from one flow to the next.
+     */
+    private final class Connection
+    {
+        private boolean established;
+        private double cwnd = INITIAL_WINDOW;
+        private double ssthresh = MAX_WINDOW;
+        private long rtoNs = minRtoNs;
+        private double srttNs;
+        private double rttVarNs;
+        private double alpha;
+        private long lastSendNs = Long.MIN_VALUE;
+
+        Connection(final boolean established)
+        {
+            this.established = established;
+        }
+    }
+
+    /**
+     * A flow's connection is free for the next once its last byte is acknowledged: into its destination's pool, when
+     * there is one, behind those idle longer.
+     */
+    private void release(final Sender sender)
+    {
+        if (connectionsPerPair > 0)
+        {
+            idleByDestination.get(sender.destination).addLast(sender.connection);
         }
     }
 }

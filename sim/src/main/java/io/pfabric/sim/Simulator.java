@@ -68,9 +68,11 @@ public final class Simulator
      * @param droppedPackets  packets dropped by switch queues.
      * @param sentPackets     packets the hosts sent (data, ACKs and probes).
      * @param receivedPackets packets that reached a host.
+     * @param connectionsOpened TCP or DCTCP connections opened, with a handshake, because every connection of a pair
+     *                          was busy (0 for the other schemes).
      */
     public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long sentPackets,
-        long receivedPackets)
+        long receivedPackets, long connectionsOpened)
     {
     }
 
@@ -88,18 +90,38 @@ public final class Simulator
          */
         LINERATE,
         /**
-         * Modelled TCP NewReno with SACK on drop-tail queues.
+         * Modelled TCP NewReno with SACK on drop-tail queues, on connections as the paper's scripts keep them
+         * ({@link SimTcp}): persistent, {@value SimTcp#SCRIPTS_CONNECTIONS_PER_PAIR} per pair, a new one opened with a
+         * handshake when they are all busy.
          */
         TCP,
         /**
-         * Modelled DCTCP on ECN-marking queues.
+         * Modelled DCTCP on ECN-marking queues, on connections as for {@link #TCP}.
          */
         DCTCP,
+        /**
+         * {@link #TCP} with a fresh, open connection per flow.
+         */
+        TCP_PER_FLOW,
+        /**
+         * {@link #DCTCP} with a fresh, open connection per flow.
+         */
+        DCTCP_PER_FLOW,
         /**
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
          * {@link SimControl} given to the constructor.
          */
-        CONTROLLED
+        CONTROLLED;
+
+        /**
+         * Whether the hosts run the modelled TCP or DCTCP rather than hostd's transport.
+         *
+         * @return true for TCP and DCTCP, on either connection model.
+         */
+        public boolean isTcp()
+        {
+            return TCP == this || DCTCP == this || TCP_PER_FLOW == this || DCTCP_PER_FLOW == this;
+        }
     }
 
     private final SimFabric fabric;
@@ -352,7 +374,8 @@ public final class Simulator
             }
         }
         drainInFlight(limitNs);
-        return new Result(records, nowNs, processed, droppedPackets(), sentPackets, receivedPackets);
+        return new Result(records, nowNs, processed, droppedPackets(), sentPackets, receivedPackets,
+            connectionsOpened());
     }
 
     /**
@@ -563,6 +586,16 @@ public final class Simulator
                 }
             }
         }
+    }
+
+    private long connectionsOpened()
+    {
+        long opened = 0;
+        for (final SimHost host : hosts)
+        {
+            opened += host.endpoint instanceof SimTcp tcp ? tcp.connectionsOpened() : 0;
+        }
+        return opened;
     }
 
     private long droppedPackets()

@@ -78,6 +78,26 @@ class SimTcpTest
         assertEquals(dctcpResult.sentPackets(), dctcpResult.receivedPackets() + dctcpResult.droppedPackets());
     }
 
+    @Test
+    void onTheSimulatedFabricANinthConcurrentFlowOfAPairPaysAHandshakeWhereAPerFlowConnectionDoesNot()
+    {
+        final SimFabric fabric = SimFabric.paper().withQueues("droptail", 225_000);
+        final List<WorkloadTrace.FlowSpec> burst = new ArrayList<>();
+        for (int i = 0; i <= SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR; i++)
+        {
+            burst.add(new WorkloadTrace.FlowSpec(i, 0, 17, 1_460, 0));
+        }
+        final Simulator.Result scripts = simulator(fabric, Simulator.Scheme.TCP).run(burst, SECOND_NS);
+        final Simulator.Result perFlow = simulator(fabric, Simulator.Scheme.TCP_PER_FLOW).run(burst, SECOND_NS);
+        assertEquals(1, scripts.connectionsOpened());
+        assertEquals(0, perFlow.connectionsOpened());
+        final long rttNs = fabric.baseRttNs(0, 17);
+        final FlowRecord ninth = scripts.records()[SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR];
+        final FlowRecord ninthPerFlow = perFlow.records()[SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR];
+        assertTrue(ninth.fctNs() > ninthPerFlow.fctNs() + rttNs / 2,
+            "the handshake adds about a round trip: " + ninth.fctNs() + " against " + ninthPerFlow.fctNs());
+    }
+
     /**
      * The middle half of a run's samples: past the first flows' slow start, before the last flows' tail.
      */
