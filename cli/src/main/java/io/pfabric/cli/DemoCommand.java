@@ -68,8 +68,8 @@ public final class DemoCommand implements Callable<Integer>
     Path out;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
-        description = "table (default) or csv: scheme,bin,count,mean,p99 (schemes pfabric, tcp or, without root, " +
-            "droptail, and ideal).")
+        description = "table (default) or csv: scheme,bin,count,mean,p99 (schemes pfabric, pfabric-sim, tcp or, " +
+            "without root, droptail, and ideal).")
     String format;
 
     @Option(names = "--virtual", description = "Run the virtual-time queue demo instead.")
@@ -116,7 +116,7 @@ public final class DemoCommand implements Callable<Integer>
     private static void printFabric(final PrintStream out, final ExperimentSettings settings,
         final Experiment.Outcome outcome, final boolean csv)
     {
-        final List<String> order = List.of("pfabric", "tcp", "droptail", "ideal");
+        final List<String> order = List.of("pfabric", Experiment.SIMULATED_SCHEME, "tcp", "droptail", "ideal");
         final List<ResultsTable.Line> lines = outcome.lines().stream()
             .sorted(Comparator.comparingInt((ResultsTable.Line line) -> order.indexOf(line.scheme()))
                 .thenComparing(line -> line.summary().bin()))
@@ -131,6 +131,8 @@ public final class DemoCommand implements Callable<Integer>
             settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows(),
             "loopback".equals(settings.testbed()) ? "on loopback (VXLAN tunnels)" : "in network namespaces");
         out.println("  pfabric: hostd's transport on pFabric queues; " + outcome.transportSettings());
+        out.println("  pfabric-sim: the same transport and queues in the simulator, on the same trace, rates, " +
+            "buffers and settings, its links' delays set to the base RTT measured here");
         if (null != outcome.tcpSettings())
         {
             out.println("  tcp:     " + outcome.tcpSettings() + ", on drop-tail queues");
@@ -143,10 +145,10 @@ public final class DemoCommand implements Callable<Integer>
         out.println("  ideal:   Algorithm 1 of the paper on the same trace");
         out.printf(Locale.ROOT, "  normalized FCT = FCT / (base RTT %.0f us + (segments - 1) packet times)%n%n",
             outcome.rtts().maxNs() / 1e3);
-        out.printf(Locale.ROOT, "%-8s %-7s %6s %8s %8s%n", "scheme", "bin", "count", "mean", "p99");
+        out.printf(Locale.ROOT, "%-11s %-7s %6s %8s %8s%n", "scheme", "bin", "count", "mean", "p99");
         for (final ResultsTable.Line line : lines)
         {
-            out.printf(Locale.ROOT, "%-8s %-7s %6d %8.2f %8.2f%n", line.scheme(), line.bin(),
+            out.printf(Locale.ROOT, "%-11s %-7s %6d %8.2f %8.2f%n", line.scheme(), line.bin(),
                 line.summary().count(), line.summary().mean(), line.summary().p99());
         }
         out.println();

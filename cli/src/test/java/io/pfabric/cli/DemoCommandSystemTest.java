@@ -50,9 +50,9 @@ class DemoCommandSystemTest
             run("--flows", "40", "--format", "csv", "--out", out.toString()).strip().split("\n"));
 
         assertEquals("scheme,bin,count,mean,p99", lines.get(0));
-        assertEquals(1 + 3 * 4, lines.size(), String.join("\n", lines));
+        assertEquals(1 + 4 * 4, lines.size(), String.join("\n", lines));
         int row = 1;
-        for (final String scheme : List.of("pfabric", "tcp", "ideal"))
+        for (final String scheme : List.of("pfabric", "pfabric-sim", "tcp", "ideal"))
         {
             for (final String bin : List.of("small", "medium", "large", "all"))
             {

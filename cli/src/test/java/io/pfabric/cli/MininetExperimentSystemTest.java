@@ -56,7 +56,7 @@ class MininetExperimentSystemTest
         final Experiment.Outcome outcome =
             new Experiment(settings, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
 
-        for (final String scheme : List.of("pfabric", "tcp", "ideal"))
+        for (final String scheme : List.of("pfabric", "tcp", "ideal", Experiment.SIMULATED_SCHEME))
         {
             final List<FctLogReader.Row> rows = FctLogReader.read(out.resolve("fct-" + scheme + "-0.4.csv"));
             assertEquals(FLOWS, rows.size(), scheme + " logged every flow");

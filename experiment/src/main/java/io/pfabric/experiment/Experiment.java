@@ -11,6 +11,7 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
@@ -22,6 +23,9 @@ import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.sim.SimFabric;
+import io.pfabric.sim.SimRun;
+import io.pfabric.sim.SimSettings;
 import io.pfabric.testbed.CongestionControlAllowance;
 import io.pfabric.testbed.NetnsFabric;
 
@@ -62,6 +66,11 @@ public final class Experiment
      * Prefix of the experiment's namespaces; leftovers of a crashed run are removed at the next start.
      */
     public static final String PREFIX = "pfexp";
+
+    /**
+     * The scheme under which the simulator's pFabric on the same trace and fabric appears beside the emulated one.
+     */
+    public static final String SIMULATED_SCHEME = "pfabric-sim";
 
     /**
      * Pooled kernel-TCP connections per destination.
@@ -222,6 +231,10 @@ public final class Experiment
         for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
         {
             ideal(entry.getKey(), entry.getValue());
+            if (settings.schemes().contains("pfabric") && !stopped)
+            {
+                simulate(entry.getKey(), entry.getValue());
+            }
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
@@ -602,6 +615,37 @@ public final class Experiment
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", ex);
         }
+    }
+
+    /**
+     * The simulated fabric beside the emulated one: the same shape, rates and pFabric buffers, link delays that give
+     * it the base RTTs measured on the emulated fabric, every host with the transport settings the emulated hosts
+     * had.
+     *
+     * @return the fabric.
+     */
+    SimFabric simulatedFabric()
+    {
+        final TopologySpec shape = TopologySpec.parse(settings.topologySpec());
+        final long rate = settings.rateBitsPerSec();
+        return new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), rate, rate, 0, 0,
+            DisciplineKind.PFABRIC.defaultCapacityLength(), "pfabric")
+            .withBaseRtts(shape.hostsPerLeaf() > 1 ? rtts.nanos(0, 1) : rtts.maxNs(), rtts.maxNs());
+    }
+
+    /**
+     * pFabric in the simulator on a load's trace, as {@code pfabric-sim}: hostd's transport and switchd's queues on
+     * virtual time, on {@link #simulatedFabric()}.
+     */
+    private void simulate(final double load, final List<WorkloadTrace.FlowSpec> trace) throws IOException
+    {
+        final String label = ExperimentSettings.loadLabel(load);
+        final SimSettings simSettings = new SimSettings(rtts.maxNs(), configuration("pfabric", rtts.maxNs()),
+            SimSettings.PAPER_TCP_MIN_RTO_NS, SimSettings.PAPER_ECN_THRESHOLD_LENGTH, "the emulated hosts' settings");
+        final SimRun.Outcome outcome = SimRun.run(simulatedFabric(), simSettings, "pfabric", SIMULATED_SCHEME,
+            trace, settings.seed(), settings.out().resolve("fct-" + SIMULATED_SCHEME + "-" + label + ".csv"), out);
+        out.printf(Locale.ROOT, "pfabric experiment: %s at load %s: simulated in %.1f s, %d flows incomplete%n",
+            SIMULATED_SCHEME, label, outcome.wallNs() / 1e9, outcome.incomplete());
     }
 
     private void ideal(final double load, final List<WorkloadTrace.FlowSpec> trace) throws IOException

@@ -67,6 +67,16 @@ public final class ExperimentReport
         {
             md.append("- TCP baseline: ").append(outcome.tcpSettings()).append(".\n");
         }
+        if (settings.schemes().contains("pfabric"))
+        {
+            md.append("- pfabric-sim: pFabric in the simulator on the same traces: hostd's transport and switchd's " +
+                "queues on virtual time, the same topology, rates, pFabric buffers and transport settings, every link " +
+                "given the one-way delay that makes the simulated base RTTs equal the measured ones. What the " +
+                "simulator leaves out is what an emulated fabric adds to that idle round trip: the time a packet " +
+                "waits for a thread to wake (a host's or a switch's), batching in the kernel and in switchd, the " +
+                "scheduler sharing two cores among every switch and host, and the jitter of all of these. The gap " +
+                "between pfabric and pfabric-sim is their cost.\n");
+        }
         md.append("\n## Normalized FCT\n\n");
         md.append("| scheme | load | bin | count | incomplete | mean | p50 | p99 |\n");
         md.append("|---|---|---|---:|---:|---:|---:|---:|\n");

@@ -60,7 +60,7 @@ class ExperimentSystemTest
         final List<Long> traceIds = TraceFile.read(out.resolve("trace-0.5.csv")).flows().stream()
             .map(flow -> flow.flowIndex()).sorted().toList();
         assertEquals(FLOWS, traceIds.size());
-        for (final String scheme : List.of("pfabric", "linerate", "tcp", "ideal"))
+        for (final String scheme : List.of("pfabric", "linerate", "tcp", "ideal", Experiment.SIMULATED_SCHEME))
         {
             final List<FctLogReader.Row> rows = FctLogReader.read(out.resolve("fct-" + scheme + "-0.5.csv"));
             assertEquals(traceIds, rows.stream().map(FctLogReader.Row::flowId).sorted().toList(),
@@ -71,7 +71,7 @@ class ExperimentSystemTest
                 .map(FctLogReader.Row::sizeBytes).toList(), scheme + ": the trace's sizes");
         }
 
-        assertEquals(4 * 4, outcome.lines().size(), "four schemes, four bins each");
+        assertEquals(5 * 4, outcome.lines().size(), "five schemes with the simulated pFabric, four bins each");
         for (final ResultsTable.Line line : outcome.lines())
         {
             if ("all".equals(line.bin()))
@@ -83,7 +83,7 @@ class ExperimentSystemTest
             }
         }
         final double idealMean = allMean(outcome, "ideal");
-        for (final String scheme : List.of("pfabric", "linerate", "tcp"))
+        for (final String scheme : List.of("pfabric", "linerate", "tcp", Experiment.SIMULATED_SCHEME))
         {
             assertTrue(idealMean <= allMean(outcome, scheme), "Ideal is a lower bound: " + idealMean + " vs " +
                 scheme + " " + allMean(outcome, scheme));
@@ -91,7 +91,7 @@ class ExperimentSystemTest
 
         final List<String> summary = Files.readAllLines(out.resolve("summary.csv"));
         assertEquals(ResultsTable.CSV_HEADER, summary.get(0));
-        assertEquals(1 + 16, summary.size());
+        assertEquals(1 + 20, summary.size());
         final byte[] png = Files.readAllBytes(out.resolve("fct-vs-load.png"));
         assertTrue(png.length > 1_000, "a plot was drawn");
         assertArrayEquals(new byte[]{ (byte)0x89, 'P', 'N', 'G' }, java.util.Arrays.copyOf(png, 4));

@@ -1,6 +1,7 @@
 package io.pfabric.experiment;
 
 import io.pfabric.hostd.workload.FctLogReader;
+import io.pfabric.sim.SimFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,17 +42,22 @@ class LoopbackExperimentTest
     void pfabricAndDroptailReplayATraceOnLoopback() throws Exception
     {
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        final Experiment.Outcome outcome = new Experiment(settings(List.of("pfabric", "droptail")),
-            new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
+        final Experiment experiment = new Experiment(settings(List.of("pfabric", "droptail")),
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
+        final Experiment.Outcome outcome = experiment.run();
 
-        for (final String scheme : List.of("pfabric", "droptail", "ideal"))
+        for (final String scheme : List.of("pfabric", "droptail", "ideal", Experiment.SIMULATED_SCHEME))
         {
             final List<FctLogReader.Row> rows = FctLogReader.read(out.resolve("fct-" + scheme + "-0.5.csv"));
             assertEquals(FLOWS, rows.size(), scheme + " logged every flow");
             assertTrue(rows.stream().allMatch(FctLogReader.Row::isComplete), scheme + ": every flow completed\n" +
                 progress.toString(StandardCharsets.UTF_8));
         }
-        assertEquals(3 * 4, outcome.lines().size());
+        assertEquals(4 * 4, outcome.lines().size());
+        final SimFabric simulated = experiment.simulatedFabric();
+        assertEquals(outcome.rtts().nanos(0, 1), simulated.baseRttNs(0, 1), 4,
+            "the simulated fabric's base RTT is the measured one");
+        assertTrue(Files.readString(out.resolve("README.md")).contains("pfabric-sim"), "the README says what it is");
         assertEquals(null, outcome.tcpSettings(), "no kernel TCP on loopback");
         final String readme = Files.readString(out.resolve("README.md"));
         assertTrue(readme.contains("on loopback, no privilege"), readme);

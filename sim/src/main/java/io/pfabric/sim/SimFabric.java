@@ -86,6 +86,40 @@ public record SimFabric(
     }
 
     /**
+     * The same fabric with link delays that give it measured base RTTs (an emulated fabric's, whose latency is mostly
+     * in its hosts' and switches' software): the edge links' from the round trip under one leaf, the core links' from
+     * the rest of the round trip across a spine. A fabric of one host per leaf has no round trip under a leaf; its
+     * edge and core links then share the delay. A measured RTT below what the rates alone give leaves the delay 0.
+     *
+     * @param sameLeafRttNs     the base RTT between two hosts of a leaf (ignored with one host per leaf).
+     * @param acrossLeavesRttNs the base RTT across a spine (ignored without spines).
+     * @return the fabric.
+     */
+    public SimFabric withBaseRtts(final long sameLeafRttNs, final long acrossLeavesRttNs)
+    {
+        final SimFabric idle = new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, 0,
+            0, bufferLength, discipline);
+        final int last = hosts() - 1;
+        long edgeNs = 0;
+        long coreNs = 0;
+        if (hostsPerLeaf > 1)
+        {
+            edgeNs = Math.max(0, (sameLeafRttNs - idle.baseRttNs(0, 1)) / 4);
+            if (spines > 0)
+            {
+                coreNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last) - 4 * edgeNs) / 4);
+            }
+        }
+        else if (spines > 0)
+        {
+            edgeNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last)) / 8);
+            coreNs = edgeNs;
+        }
+        return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeNs, coreNs,
+            bufferLength, discipline);
+    }
+
+    /**
      * Hosts in the fabric.
      *
      * @return the count.

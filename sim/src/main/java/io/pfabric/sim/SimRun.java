@@ -115,6 +115,28 @@ public final class SimRun
         final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log, final PrintStream progress)
         throws IOException
     {
+        return run(fabric, settings, scheme, scheme, trace, seed, log, progress);
+    }
+
+    /**
+     * Run a scheme over a trace with given settings and write its FCT log under another scheme name, such as
+     * {@code pfabric-sim} beside an emulated {@code pfabric}.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param settings the schemes' settings.
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param label    the scheme the log names.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final SimSettings settings, final String scheme,
+        final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
+        final PrintStream progress) throws IOException
+    {
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
         final long startCpuNs = THREADS.getCurrentThreadCpuTime();
@@ -147,7 +169,7 @@ public final class SimRun
                 final double elapsedSec = (System.nanoTime() - startNs) / 1e9;
                 final double done = Math.min(1.0, (double)deliveredBytes / Math.max(1, totalBytes));
                 progress.printf(Locale.ROOT, "sim %s: %,d of %,d flows, %.1f%% of bytes delivered, %.3f s virtual, " +
-                    "%,d events, %.0f s elapsed, ~%.0f s left%n", scheme, completed, total, 100 * done,
+                    "%,d events, %.0f s elapsed, ~%.0f s left%n", label, completed, total, 100 * done,
                     virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
             });
         int incomplete = 0;
@@ -160,7 +182,7 @@ public final class SimRun
                 incomplete += null == record ? 1 : 0;
                 writer.append(flow.flowIndex(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
                     flow.sizeBytes(), flow.startNs(), null == record ? -1 : record.endNs(),
-                    null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), scheme);
+                    null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), label);
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
