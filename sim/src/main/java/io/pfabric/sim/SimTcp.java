@@ -248,12 +248,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         }
         else if (TYPE_SYN == type)
         {
-            out.putByte(TYPE_OFFSET, (byte)TYPE_SYN_ACK);
-            out.putByte(FLAGS_OFFSET, (byte)0);
-            out.putByte(SACK_COUNT_OFFSET, (byte)0);
-            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEQUENCE_OFFSET, 0, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEGMENTS_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            putHeader(TYPE_SYN_ACK, 0, 0, flowKey, 0, 0);
             io.send(sourceHost, out, 0, HEADER_LENGTH);
         }
         else if (TYPE_SYN_ACK == type)
@@ -319,18 +314,27 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                 }
             }
         }
-        out.putByte(TYPE_OFFSET, (byte)TYPE_ACK);
-        out.putByte(FLAGS_OFFSET, (byte)(congestion ? FLAG_ECE : 0));
-        out.putByte(SACK_COUNT_OFFSET, (byte)blocks);
-        out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
-        out.putInt(SEQUENCE_OFFSET, cumulative, ByteOrder.BIG_ENDIAN);
-        out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
+        putHeader(TYPE_ACK, congestion ? FLAG_ECE : 0, blocks, flowKey, cumulative, segments);
         for (int i = 0; i < blocks; i++)
         {
             out.putInt(SACK_OFFSET + 8 * i, sackStarts[i], ByteOrder.BIG_ENDIAN);
             out.putInt(SACK_OFFSET + 8 * i + 4, sackEnds[i], ByteOrder.BIG_ENDIAN);
         }
         io.send(sourceHost, out, 0, HEADER_LENGTH + (blocks > 0 ? 4 + 8 * blocks : 0));
+    }
+
+    /**
+     * The model's header, at the start of the outgoing packet.
+     */
+    private void putHeader(final int type, final int flags, final int sackBlocks, final long flowKey,
+        final int sequence, final int segments)
+    {
+        out.putByte(TYPE_OFFSET, (byte)type);
+        out.putByte(FLAGS_OFFSET, (byte)flags);
+        out.putByte(SACK_COUNT_OFFSET, (byte)sackBlocks);
+        out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
+        out.putInt(SEQUENCE_OFFSET, sequence, ByteOrder.BIG_ENDIAN);
+        out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
     }
 
     private static final class Receiver
@@ -452,12 +456,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
 
         private void sendSegment(final int segment)
         {
-            out.putByte(TYPE_OFFSET, (byte)TYPE_DATA);
-            out.putByte(FLAGS_OFFSET, (byte)0);
-            out.putByte(SACK_COUNT_OFFSET, (byte)0);
-            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEQUENCE_OFFSET, segment, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEGMENTS_OFFSET, segments, ByteOrder.BIG_ENDIAN);
+            putHeader(TYPE_DATA, 0, 0, flowKey, segment, segments);
             io.send(destination, out, 0, HEADER_LENGTH + segmentLength(segment));
             connection.lastSendNs = nowNs;
             if (Long.MAX_VALUE == rtoDeadlineNs)
@@ -566,12 +565,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
 
         void sendSyn()
         {
-            out.putByte(TYPE_OFFSET, (byte)TYPE_SYN);
-            out.putByte(FLAGS_OFFSET, (byte)0);
-            out.putByte(SACK_COUNT_OFFSET, (byte)0);
-            out.putLong(FLOW_OFFSET, flowKey, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEQUENCE_OFFSET, 0, ByteOrder.BIG_ENDIAN);
-            out.putInt(SEGMENTS_OFFSET, 0, ByteOrder.BIG_ENDIAN);
+            putHeader(TYPE_SYN, 0, 0, flowKey, 0, 0);
             io.send(destination, out, 0, HEADER_LENGTH);
             synsSent++;
             synSentNs = nowNs;

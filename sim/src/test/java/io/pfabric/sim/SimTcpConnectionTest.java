@@ -223,13 +223,24 @@ class SimTcpConnectionTest
         assertEquals(3, pair.source.synsSent());
     }
 
+    /**
+     * Run a 40-segment flow to its end, round trips of 10 us, then start a flow of the given segments 1 us later.
+     *
+     * @return when the first flow's exchange ended.
+     */
+    private static long startAfterA40SegmentFlow(final Pair pair, final int segments)
+    {
+        pair.start(0, 40);
+        final long doneNs = pair.runToQuiet(0, 10_000);
+        pair.start(doneNs + 1_000, segments);
+        return doneNs;
+    }
+
     @Test
     void aReusedConnectionKeepsItsWindowUnlessIdleLongerThanItsRto()
     {
         final Pair pair = new Pair(1);
-        pair.start(0, 40);
-        final long doneNs = pair.runToQuiet(0, 10_000);
-        pair.start(doneNs + 1_000, 40);
+        final long doneNs = startAfterA40SegmentFlow(pair, 40);
         assertTrue(pair.inFlight(SimTcp.TYPE_DATA) > SimTcp.INITIAL_WINDOW,
             "soon after, the next flow starts with the window the last one grew: " + pair.inFlight(SimTcp.TYPE_DATA));
         final long againNs = pair.runToQuiet(doneNs + 1_000, 10_000);
@@ -242,9 +253,7 @@ class SimTcpConnectionTest
     void perFlowConnectionsStartFreshAndNeverHandshake()
     {
         final Pair pair = new Pair(0);
-        pair.start(0, 40);
-        final long doneNs = pair.runToQuiet(0, 10_000);
-        pair.start(doneNs + 1_000, 40);
+        final long doneNs = startAfterA40SegmentFlow(pair, 40);
         pair.start(doneNs + 1_000, 1);
         assertEquals(SimTcp.INITIAL_WINDOW + 1, pair.inFlight(SimTcp.TYPE_DATA));
         assertEquals(0, pair.inFlight(SimTcp.TYPE_SYN));
