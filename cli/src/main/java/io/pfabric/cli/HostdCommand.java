@@ -46,7 +46,9 @@ import java.util.concurrent.atomic.AtomicReference;
         "Runs pFabric's transport for one host of the topology: over UDP port 7253 (--io udp, the default, no " +
             "privilege needed) or directly in IPv4 as protocol 253 on a raw socket (--io raw, root). Serves the " +
             "application socket that 'pfabric send' and 'pfabric recv' use (default " +
-            "/tmp/pfabric-hostd-NAME.sock). The window, cap and timeout follow from the host's link rate, the " +
+            "/tmp/pfabric-hostd-NAME.sock), which only its owner (and --socket-group) may connect to, at most 64 " +
+            "clients at once; a client that sends a frame over 1 GiB or pauses inside a frame for 10 s is " +
+            "disconnected. The window, cap and timeout follow from the host's link rate, the " +
             "base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, cap = " +
             "buffer in packets less one, timeout = 3 x base RTT.",
         "With --control syn|asy the host takes part in central control by 'pfabric controllerd' (see --control); " +
@@ -99,6 +101,11 @@ public final class HostdCommand implements Callable<Integer>
 
     @Option(names = "--socket", paramLabel = "PATH", description = "Application socket path.")
     Path socket;
+
+    @Option(names = "--socket-group", paramLabel = "GROUP",
+        description = "Let this group's members connect to the application socket too (mode 660; default: the " +
+            "owner only, 600).")
+    String socketGroup;
 
     @Option(names = "--workload", paramLabel = "NAME|FILE",
         description = "Run a workload: websearch, datamining or a CDF file (sizes in 1460-byte packets). Received " +
@@ -232,7 +239,7 @@ public final class HostdCommand implements Callable<Integer>
             try
             {
                 final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
-                server.set(AppServer.start(socketPath, daemon));
+                server.set(AppServer.start(socketPath, daemon, AppServer.Access.DEFAULT.withGroup(socketGroup)));
                 err.printf(Locale.ROOT, "pfabric hostd %s: application socket %s%n", hostName, socketPath);
                 barrier.await();
             }

@@ -1,15 +1,18 @@
 package io.pfabric.cli;
 
+import io.pfabric.common.config.SecretFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,30 +31,48 @@ import java.util.concurrent.Callable;
         "new queue).")
 public final class SwitchctlCommand implements Callable<Integer>
 {
-    @Option(names = "--admin", defaultValue = "127.0.0.1:9464", paramLabel = "HOST:PORT",
-        description = "The switch's admin address (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--admin", defaultValue = "127.0.0.1:9464", paramLabel = "[HOST:]PORT",
+        description = "The switch's admin address; a PORT alone means 127.0.0.1 (default: ${DEFAULT-VALUE}).")
     String adminAddress;
+
+    @Option(names = "--admin-token-file", paramLabel = "FILE",
+        description = "The admin token switchd was given (--admin-token-file), which 'rate' and 'discipline' need, " +
+            "and every command when switchd listens off loopback. The file must be private to its owner.")
+    Path adminTokenFile;
 
     @Parameters(arity = "1..4", paramLabel = "COMMAND",
         description = "ports | metrics | rate PORT RATE | discipline PORT NAME [BUFFER]")
     List<String> command;
 
+    /**
+     * An admin address: {@code HOST:PORT}, or a {@code PORT} alone on 127.0.0.1.
+     */
     static InetSocketAddress address(final String hostAndPort)
     {
         final int colon = hostAndPort.lastIndexOf(':');
-        if (colon <= 0)
-        {
-            throw new IllegalArgumentException("expected HOST:PORT, not '" + hostAndPort + "'");
-        }
         try
         {
-            return new InetSocketAddress(hostAndPort.substring(0, colon),
-                Integer.parseInt(hostAndPort.substring(colon + 1)));
+            final int port = Integer.parseInt(hostAndPort.substring(colon + 1));
+            if (port < 0 || port > 0xFFFF || 0 == colon)
+            {
+                throw new NumberFormatException();
+            }
+            return colon < 0 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port) :
+                new InetSocketAddress(hostAndPort.substring(0, colon), port);
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("expected HOST:PORT, not '" + hostAndPort + "'");
+            throw new IllegalArgumentException("expected [HOST:]PORT, not '" + hostAndPort + "'");
         }
+    }
+
+    /**
+     * The {@code HOST:PORT} of an address for a URL.
+     */
+    static String authority(final InetSocketAddress address)
+    {
+        final String host = address.getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /**
@@ -59,9 +80,9 @@ public final class SwitchctlCommand implements Callable<Integer>
      */
     public Integer call() throws Exception
     {
-        address(adminAddress);
+        final String base = "http://" + authority(address(adminAddress));
+        final String token = null == adminTokenFile ? null : SecretFiles.readPrivate(adminTokenFile, "token file");
         final HttpRequest.Builder request;
-        final String base = "http://" + adminAddress;
         switch (command.get(0))
         {
             case "ports" -> request = HttpRequest.newBuilder(URI.create(base + "/ports")).GET();
@@ -88,6 +109,10 @@ public final class SwitchctlCommand implements Callable<Integer>
             }
             default -> throw new IllegalArgumentException("unknown command '" + command.get(0) +
                 "'; expected ports, metrics, rate PORT RATE or discipline PORT NAME [BUFFER]");
+        }
+        if (null != token)
+        {
+            request.header("Authorization", "Bearer " + token);
         }
         try
         {

@@ -7,6 +7,7 @@ import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.common.config.SecretFiles;
 import io.pfabric.switchd.AdminServer;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
@@ -39,7 +40,9 @@ import java.util.concurrent.TimeUnit;
         "discipline, buffer and line rate (the options below override them for every port), answers ARP from the " +
         "topology's hosts and forwards on one thread until SIGTERM or Ctrl-C, then prints each port's counters. " +
         "With --interfaces instead of a topology it is a learning switch for ad-hoc use. " +
-        "With --admin it serves Prometheus metrics, a ports report and run-time rate changes over HTTP. " +
+        "With --admin it serves Prometheus metrics, a ports report and run-time rate and discipline changes over HTTP, " +
+        "on loopback unless told otherwise; changes need the token in --admin-token-file (without one they are " +
+        "refused), and off loopback every request needs it. " +
         "Raw-socket ports need root or CAP_NET_RAW; VXLAN-over-UDP ports need no privilege.")
 public final class SwitchdCommand implements Callable<Integer>
 {
@@ -72,10 +75,16 @@ public final class SwitchdCommand implements Callable<Integer>
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
     String namespace;
 
-    @Option(names = "--admin", paramLabel = "HOST:PORT",
-        description = "Serve /metrics (Prometheus), /ports and rate changes over HTTP here, e.g. 127.0.0.1:9464; " +
-            "see 'pfabric switchctl'.")
+    @Option(names = "--admin", paramLabel = "[HOST:]PORT",
+        description = "Serve /metrics (Prometheus), /ports and port changes over HTTP here: a PORT alone listens on " +
+            "127.0.0.1, e.g. 9464; a HOST off loopback needs --admin-token-file. See 'pfabric switchctl'.")
     String adminAddress;
+
+    @Option(names = "--admin-token-file", paramLabel = "FILE",
+        description = "The admin token (the file's text), which rate and discipline changes need as " +
+            "'Authorization: Bearer TOKEN' ('pfabric switchctl --admin-token-file FILE' sends it). The file must be " +
+            "private to its owner (chmod 600). Without it, changes are refused.")
+    Path adminTokenFile;
 
     /**
      * Open the switch's ports on a thread of their own that enters the namespace first, so that this thread, and the
@@ -164,9 +173,10 @@ public final class SwitchdCommand implements Callable<Integer>
         final AdminServer admin;
         try
         {
-            admin = null == adminAddress ? null : AdminServer.start(daemon, SwitchctlCommand.address(adminAddress));
+            admin = null == adminAddress ? null : AdminServer.start(daemon, SwitchctlCommand.address(adminAddress),
+                null == adminTokenFile ? null : SecretFiles.readPrivate(adminTokenFile, "token file"));
         }
-        catch (final IOException ex)
+        catch (final IOException | IllegalArgumentException ex)
         {
             daemon.close();
             err.println("pfabric switchd: cannot serve the admin interface on " + adminAddress + ": " + ex.getMessage());
@@ -196,7 +206,9 @@ public final class SwitchdCommand implements Callable<Integer>
             }
             if (null != admin)
             {
-                err.println("  admin interface: http://" + adminAddress + "/ports and /metrics");
+                err.printf(Locale.ROOT, "  admin interface: http://%s/ports and /metrics, changes %s%n",
+                    SwitchctlCommand.authority(admin.address()),
+                    null == adminTokenFile ? "refused (no --admin-token-file)" : "with the token");
             }
             barrier.await();
             if (null != admin)

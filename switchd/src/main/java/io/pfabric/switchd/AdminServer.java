@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,12 +23,20 @@ import java.util.concurrent.Executors;
  * port: queue occupancy and counters), {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
  * unpaced) and {@code POST /ports/NAME/discipline?value=droptail&buffer=225000} (give a port a new queue; buffered
  * frames move into it), applied by the forwarder on its own thread.
+ * <p>
+ * The changing endpoints (POST) need the admin token as {@code Authorization: Bearer TOKEN}, compared in constant
+ * time; without a token they are refused. Reading stays open on a loopback address; on any other address every
+ * request needs the token, and the server does not start without one.
  */
 public final class AdminServer implements AutoCloseable
 {
+    private static final String BEARER = "Bearer ";
+
     private final SwitchDaemon daemon;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final HttpServer server;
+    private final byte[] token;
+    private final boolean readsNeedToken;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(runnable ->
     {
         final Thread thread = new Thread(runnable, "pfabric-admin");
@@ -35,12 +44,20 @@ public final class AdminServer implements AutoCloseable
         return thread;
     });
 
-    private AdminServer(final SwitchDaemon daemon, final HttpServer server)
+    private AdminServer(final SwitchDaemon daemon, final HttpServer server, final byte[] token)
     {
         this.daemon = daemon;
         this.server = server;
+        this.token = token;
+        this.readsNeedToken = !server.getAddress().getAddress().isLoopbackAddress();
         SwitchMetrics.bind(daemon, registry);
-        server.createContext("/metrics", exchange -> respond(exchange, 200, registry.scrape()));
+        server.createContext("/metrics", exchange ->
+        {
+            if (authorized(exchange, readsNeedToken))
+            {
+                respond(exchange, 200, registry.scrape());
+            }
+        });
         server.createContext("/ports", this::onPorts);
         server.setExecutor(executor);
     }
@@ -50,12 +67,25 @@ public final class AdminServer implements AutoCloseable
      *
      * @param daemon  the switch.
      * @param address to listen on; port 0 picks a free one.
+     * @param token   the admin token changes need (and, off loopback, every request); null: changes refused.
      * @return the running server.
-     * @throws IOException if the address cannot be bound.
+     * @throws IOException              if the address cannot be bound.
+     * @throws IllegalArgumentException for an address off loopback without a token.
      */
-    public static AdminServer start(final SwitchDaemon daemon, final InetSocketAddress address) throws IOException
+    public static AdminServer start(final SwitchDaemon daemon, final InetSocketAddress address, final String token)
+        throws IOException
     {
-        final AdminServer admin = new AdminServer(daemon, HttpServer.create(address, 16));
+        if (null == token && (address.isUnresolved() || !address.getAddress().isLoopbackAddress()))
+        {
+            throw new IllegalArgumentException("an admin interface on " + address + ", off loopback, needs a token " +
+                "(--admin-token-file): its ports report and metrics would be open to the network");
+        }
+        if (null != token && token.isEmpty())
+        {
+            throw new IllegalArgumentException("the admin token is empty");
+        }
+        final AdminServer admin = new AdminServer(daemon, HttpServer.create(address, 16),
+            null == token ? null : token.getBytes(StandardCharsets.UTF_8));
         admin.server.start();
         return admin;
     }
@@ -70,9 +100,41 @@ public final class AdminServer implements AutoCloseable
         return server.getAddress();
     }
 
+    /**
+     * Whether a request may go on; if not, it is answered 401 (no or a wrong token) or 403 (no token configured).
+     */
+    private boolean authorized(final HttpExchange exchange, final boolean needsToken) throws IOException
+    {
+        if (!needsToken)
+        {
+            return true;
+        }
+        if (null == token)
+        {
+            respond(exchange, 403, "changes are off: start switchd with --admin-token-file FILE and give the same " +
+                "file to switchctl\n");
+            return false;
+        }
+        final String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        final byte[] offered = null != authorization && authorization.startsWith(BEARER) ?
+            authorization.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8) : new byte[0];
+        if (!MessageDigest.isEqual(token, offered))
+        {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            respond(exchange, 401, "this needs the admin token: Authorization: Bearer TOKEN (switchctl " +
+                "--admin-token-file FILE)\n");
+            return false;
+        }
+        return true;
+    }
+
     private void onPorts(final HttpExchange exchange) throws IOException
     {
         final String[] path = exchange.getRequestURI().getPath().split("/");
+        if (!authorized(exchange, readsNeedToken || !"GET".equals(exchange.getRequestMethod())))
+        {
+            return;
+        }
         if ("GET".equals(exchange.getRequestMethod()) && path.length <= 2)
         {
             respond(exchange, 200, portsReport());

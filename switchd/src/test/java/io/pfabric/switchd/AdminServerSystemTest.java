@@ -18,17 +18,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The admin interface of a running switch, on loopback: Prometheus metrics that follow the traffic, the ports report,
- * and a rate change and a discipline change applied by the forwarder while traffic flows.
+ * and a rate change and a discipline change applied by the forwarder while traffic flows; changes only with the token,
+ * and no server off loopback without one.
  */
 @Timeout(120)
 @RequiresNetns
 class AdminServerSystemTest
 {
     private static final Duration APPLY_TIMEOUT = Duration.ofSeconds(5);
+    private static final String TOKEN = "a-token-for-this-test-only";
 
     private StarFabric fabric;
     private AdminServer admin;
@@ -49,16 +52,25 @@ class AdminServerSystemTest
 
     private HttpResponse<String> request(final String method, final String path) throws Exception
     {
+        return request(method, path, TOKEN);
+    }
+
+    private HttpResponse<String> request(final String method, final String path, final String token) throws Exception
+    {
         final URI uri = URI.create("http://127.0.0.1:" + admin.address().getPort() + path);
-        return client.send(HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.ofString());
+        final HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+        if (null != token)
+        {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void servesMetricsAndThePortsReportAndChangesARateAtRunTime() throws Exception
     {
         fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC);
-        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("127.0.0.1", 0));
+        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("127.0.0.1", 0), TOKEN);
         Namespaces.exec(fabric.host(1), "ping", "-c", "3", "-i", "0.2", "-W", "2", "10.0.0.2");
 
         final String metrics = request("GET", "/metrics").body();
@@ -91,5 +103,40 @@ class AdminServerSystemTest
         assertEquals(404, request("POST", "/ports/p9/rate?value=1g").statusCode());
         assertEquals(400, request("POST", "/ports/p1/rate?value=fast").statusCode());
         assertEquals(400, request("POST", "/ports/p1/rate").statusCode());
+    }
+
+    @Test
+    void changesNeedTheTokenAndReadsStayOpenOnLoopback() throws Exception
+    {
+        fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC);
+        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("127.0.0.1", 0), TOKEN);
+
+        assertEquals(200, request("GET", "/ports", null).statusCode());
+        assertEquals(200, request("GET", "/metrics", null).statusCode());
+        final HttpResponse<String> anonymous = request("POST", "/ports/p2/rate?value=1g", null);
+        assertEquals(401, anonymous.statusCode(), anonymous.body());
+        assertEquals("Bearer", anonymous.headers().firstValue("WWW-Authenticate").orElse(""));
+        assertEquals(401, request("POST", "/ports/p2/rate?value=1g", TOKEN + "x").statusCode());
+        assertEquals(401, request("POST", "/ports/p2/rate?value=1g", TOKEN.substring(1)).statusCode());
+        assertEquals(401, request("POST", "/ports/p2/discipline?value=droptail", "").statusCode());
+        assertEquals(100_000_000L, fabric.port(2).pacer().rateBitsPerSec(), "a refused change changed nothing");
+        assertEquals("pfabric", fabric.port(2).queue().name());
+
+        admin.close();
+        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("127.0.0.1", 0), null);
+        final HttpResponse<String> off = request("POST", "/ports/p2/rate?value=1g");
+        assertEquals(403, off.statusCode(), off.body());
+        assertTrue(off.body().contains("--admin-token-file"), off.body());
+        assertEquals(200, request("GET", "/ports", null).statusCode());
+        admin.close();
+        admin = null;
+
+        final IllegalArgumentException open = assertThrows(IllegalArgumentException.class,
+            () -> AdminServer.start(fabric.daemon(), new InetSocketAddress("0.0.0.0", 0), null));
+        assertTrue(open.getMessage().contains("needs a token"), open.getMessage());
+        admin = AdminServer.start(fabric.daemon(), new InetSocketAddress("0.0.0.0", 0), TOKEN);
+        assertEquals(401, request("GET", "/ports", null).statusCode(), "off loopback, reads need the token too");
+        assertEquals(401, request("GET", "/metrics", null).statusCode());
+        assertEquals(200, request("GET", "/ports").statusCode());
     }
 }

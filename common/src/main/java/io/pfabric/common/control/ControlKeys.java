@@ -1,16 +1,17 @@
 package io.pfabric.common.control;
 
+import io.pfabric.common.config.SecretFiles;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HexFormat;
 
 /**
  * Reads the shared control key from a file: either 32 to 128 hexadecimal digits (the bytes they spell) or any other
  * text of at least {@link ControlAuthenticator#MIN_KEY_LENGTH} bytes (its UTF-8 bytes), surrounding white space
- * ignored. {@code head -c 32 /dev/urandom | xxd -p -c 64 > control.key} makes one.
+ * ignored. The file must be private to its owner ({@link SecretFiles}):
+ * {@code (umask 077; head -c 32 /dev/urandom | xxd -p -c 64 > control.key)} makes one.
  */
 public final class ControlKeys
 {
@@ -27,15 +28,7 @@ public final class ControlKeys
      */
     public static byte[] read(final Path file) throws IOException
     {
-        final String text;
-        try
-        {
-            text = Files.readString(file, StandardCharsets.UTF_8).strip();
-        }
-        catch (final NoSuchFileException ex)
-        {
-            throw new IOException("key file " + file + " does not exist", ex);
-        }
+        final String text = SecretFiles.readPrivate(file, "key file");
         final byte[] key = text.matches("(?i)([0-9a-f]{2}){16,64}") ?
             HexFormat.of().parseHex(text) : text.getBytes(StandardCharsets.UTF_8);
         if (key.length < ControlAuthenticator.MIN_KEY_LENGTH)

@@ -197,14 +197,21 @@ public final class AppClient implements AutoCloseable
                     {
                         final String source = AppProtocol.readString(fields);
                         final long flowId = fields.readLong();
-                        final byte[] message = new byte[fields.readInt()];
-                        fields.readFully(message);
+                        final int length = fields.readInt();
+                        if (length < 0 || length > fields.available())
+                        {
+                            throw new IOException("a message frame announces " + length + " bytes and holds " +
+                                fields.available());
+                        }
+                        final byte[] message = fields.readNBytes(length);
                         final MessageHandler current = handler;
                         if (null != current)
                         {
                             current.onMessage(source, flowId, message);
                         }
                     }
+                    case AppProtocol.CLOSING -> throw new IOException("hostd closed the connection: " +
+                        AppProtocol.readString(fields));
                     default -> throw new IOException("unknown frame from the host");
                 }
             }

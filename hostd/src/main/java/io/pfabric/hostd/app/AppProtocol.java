@@ -17,10 +17,11 @@ import java.nio.charset.StandardCharsets;
  * 3 FAILED     u32 request id, u16 length, reason (UTF-8)
  * 4 SUBSCRIBE  (nothing): from now on the server sends a MESSAGE for every whole message this host receives
  * 5 MESSAGE    u16 name length, source host name (UTF-8), u64 flow id, u32 length, the message
+ * 6 CLOSING    u16 length, reason (UTF-8): the server disconnects the client, and says why
  * </pre>
  * A client sends SEND and SUBSCRIBE; the server answers each SEND with COMPLETED or FAILED (in completion order,
- * matched by request id) and pushes MESSAGE frames to subscribers. Frames longer than {@link #MAX_FRAME_LENGTH}
- * are refused.
+ * matched by request id) and pushes MESSAGE frames to subscribers. A frame longer than {@link #MAX_FRAME_LENGTH}
+ * ends the connection; a frame's memory grows with the bytes that arrived, never with the length announced.
  */
 public final class AppProtocol
 {
@@ -50,6 +51,11 @@ public final class AppProtocol
     public static final int MESSAGE = 5;
 
     /**
+     * The server disconnects the client.
+     */
+    public static final int CLOSING = 6;
+
+    /**
      * Flag of SEND: the payload follows.
      */
     public static final int FLAG_PAYLOAD = 1;
@@ -64,6 +70,19 @@ public final class AppProtocol
     }
 
     /**
+     * A frame whose announced length is out of range.
+     */
+    public static final class FrameLengthException extends IOException
+    {
+        private static final long serialVersionUID = 1L;
+
+        FrameLengthException(final long length)
+        {
+            super("frame length " + length + " out of range (1 to " + MAX_FRAME_LENGTH + ")");
+        }
+    }
+
+    /**
      * Read one frame's body (type and fields).
      *
      * @param in the stream.
@@ -73,26 +92,38 @@ public final class AppProtocol
     public static byte[] readFrame(final DataInputStream in) throws IOException
     {
         final int first = in.read();
-        if (first < 0)
-        {
-            return null;
-        }
-        final int length = (first << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) |
-            in.readUnsignedByte();
-        if (length < 1 || length > MAX_FRAME_LENGTH)
-        {
-            throw new IOException("frame length " + length + " out of range");
-        }
-        final byte[] body = new byte[length];
+        return first < 0 ? null : readFrame(first, in);
+    }
+
+    /**
+     * Read the rest of a frame whose first byte was read.
+     *
+     * @param firstByte the length's first byte.
+     * @param in        the stream.
+     * @return the body.
+     * @throws IOException if the stream ends inside the frame or the frame is too long.
+     */
+    public static byte[] readFrame(final int firstByte, final DataInputStream in) throws IOException
+    {
         try
         {
-            in.readFully(body);
+            final long length = ((long)firstByte << 24) | (in.readUnsignedByte() << 16) |
+                (in.readUnsignedByte() << 8) | in.readUnsignedByte();
+            if (length < 1 || length > MAX_FRAME_LENGTH)
+            {
+                throw new FrameLengthException(length);
+            }
+            final byte[] body = in.readNBytes((int)length);
+            if (body.length < length)
+            {
+                throw new EOFException();
+            }
+            return body;
         }
         catch (final EOFException ex)
         {
             throw new IOException("the stream ended inside a frame", ex);
         }
-        return body;
     }
 
     /**

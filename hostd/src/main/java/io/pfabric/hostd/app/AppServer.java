@@ -8,7 +8,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -18,40 +21,118 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Serves {@link AppProtocol} on a Unix domain socket for one {@link HostDaemon}: a thread per client, which reads
- * its requests; answers and pushed messages are written under the client's lock. A subscriber that does not keep up
- * loses messages (counted) rather than stalling the transport. Cold path.
+ * Serves {@link AppProtocol} on a Unix domain socket for one {@link HostDaemon}: a thread per client reads its
+ * requests, another writes the answers to its sends, a third (once it subscribes) pushes messages. A subscriber that
+ * does not keep up loses messages (counted) rather than stalling the transport. Cold path.
+ * <p>
+ * Locked down: the socket file is created owner-only (read and write for the group too when {@link Access} names
+ * one), in a private directory before it is moved into place, so no one else can connect in between; at most
+ * {@link Access#maxClients()} clients at once (one more is told so and disconnected); a client that announces a frame
+ * beyond {@link AppProtocol#MAX_FRAME_LENGTH}, sends one that does not parse, or stops in the middle of a frame (in
+ * either direction) for longer than {@link Access#stallTimeoutNs()} is disconnected, and no other client notices.
  */
 public final class AppServer implements AutoCloseable
 {
+    /**
+     * Who may connect and how much a client may hold.
+     *
+     * @param groupName      a group whose members may connect too, or null for the owner only.
+     * @param maxClients     clients served at once.
+     * @param stallTimeoutNs longest a client may pause inside a frame it sends or receives.
+     */
+    public record Access(String groupName, int maxClients, long stallTimeoutNs)
+    {
+        /**
+         * The owner only, 64 clients, 10 s.
+         */
+        public static final Access DEFAULT = new Access(null, 64, 10_000_000_000L);
+
+        /**
+         * Check the values.
+         */
+        public Access
+        {
+            if (maxClients < 1)
+            {
+                throw new IllegalArgumentException("at least one client must be allowed, not " + maxClients);
+            }
+            if (stallTimeoutNs < 1_000_000L)
+            {
+                throw new IllegalArgumentException("the stall timeout must be at least 1 ms, not " + stallTimeoutNs +
+                    " ns");
+            }
+        }
+
+        /**
+         * The same, with a group whose members may connect.
+         *
+         * @param name the group.
+         * @return the access.
+         */
+        public Access withGroup(final String name)
+        {
+            return new Access(name, maxClients, stallTimeoutNs);
+        }
+    }
+
     private static final int SUBSCRIBER_QUEUE_CAPACITY = 1_024;
+    private static final int WRITE_CHUNK_LENGTH = 64 * 1024;
 
     private final Path path;
     private final ServerSocketChannel server;
     private final HostDaemon host;
+    private final Access access;
     private final List<Client> clients = new CopyOnWriteArrayList<>();
     private final AtomicLong droppedMessages = new AtomicLong();
+    private final AtomicLong refusedClients = new AtomicLong();
+    private final AtomicLong oversizedFrames = new AtomicLong();
+    private final AtomicLong malformedFrames = new AtomicLong();
+    private final AtomicLong stalledClients = new AtomicLong();
     private final Thread acceptor;
+    private final ScheduledExecutorService watcher;
 
-    private AppServer(final Path path, final ServerSocketChannel server, final HostDaemon host)
+    private AppServer(final Path path, final ServerSocketChannel server, final HostDaemon host, final Access access)
     {
         this.path = path;
         this.server = server;
         this.host = host;
+        this.access = access;
         this.acceptor = new Thread(this::accept, "hostd-app-accept");
         this.acceptor.setDaemon(true);
+        this.watcher = Executors.newSingleThreadScheduledExecutor(daemonThreads("hostd-app-watch"));
+    }
+
+    private static ThreadFactory daemonThreads(final String name)
+    {
+        return runnable ->
+        {
+            final Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /**
-     * Listen on a socket path (an old socket file there is replaced).
+     * Listen on a socket path for the owner only, with the default limits (an old socket file there is replaced).
      *
      * @param path the socket's path.
      * @param host the host whose transport serves the requests.
@@ -60,20 +141,79 @@ public final class AppServer implements AutoCloseable
      */
     public static AppServer start(final Path path, final HostDaemon host) throws IOException
     {
-        Files.deleteIfExists(path);
+        return start(path, host, Access.DEFAULT);
+    }
+
+    /**
+     * Listen on a socket path (an old socket file there is replaced).
+     *
+     * @param path   the socket's path.
+     * @param host   the host whose transport serves the requests.
+     * @param access who may connect and the limits.
+     * @return the running server.
+     * @throws IOException if the socket cannot be bound or the group does not exist.
+     */
+    public static AppServer start(final Path path, final HostDaemon host, final Access access) throws IOException
+    {
+        final ServerSocketChannel server = bindPrivate(path, access.groupName());
+        final AppServer appServer = new AppServer(path, server, host, access);
+        appServer.acceptor.start();
+        final long periodNs = Math.max(1_000_000L, access.stallTimeoutNs() / 4);
+        appServer.watcher.scheduleAtFixedRate(appServer::disconnectStalled, periodNs, periodNs, TimeUnit.NANOSECONDS);
+        return appServer;
+    }
+
+    /**
+     * Bind the socket inside a directory only the owner can enter, set its mode (and group), then rename it to the
+     * path, replacing what was there: it is never reachable with wider permissions.
+     */
+    private static ServerSocketChannel bindPrivate(final Path path, final String groupName) throws IOException
+    {
+        final Path parent = path.toAbsolutePath().getParent();
+        final GroupPrincipal group;
+        try
+        {
+            group = null == groupName ? null :
+                parent.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(groupName);
+        }
+        catch (final UserPrincipalNotFoundException ex)
+        {
+            throw new IOException("there is no group named '" + groupName + "'", ex);
+        }
+        final Path staging;
+        try
+        {
+            staging = Files.createTempDirectory(parent, ".pfabric-hostd-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException("cannot listen on " + path + ": " + ex.getMessage(), ex);
+        }
+        final Path staged = staging.resolve("s");
         final ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         try
         {
-            server.bind(UnixDomainSocketAddress.of(path));
+            server.bind(UnixDomainSocketAddress.of(staged));
+            if (null != group)
+            {
+                Files.getFileAttributeView(staged, PosixFileAttributeView.class).setGroup(group);
+            }
+            Files.setPosixFilePermissions(staged, PosixFilePermissions.fromString(null == group ? "rw-------" :
+                "rw-rw----"));
+            Files.move(staged, path, StandardCopyOption.ATOMIC_MOVE);
+            return server;
         }
         catch (final IOException ex)
         {
             server.close();
             throw new IOException("cannot listen on " + path + ": " + ex.getMessage(), ex);
         }
-        final AppServer appServer = new AppServer(path, server, host);
-        appServer.acceptor.start();
-        return appServer;
+        finally
+        {
+            Files.deleteIfExists(staged);
+            Files.delete(staging);
+        }
     }
 
     /**
@@ -120,8 +260,71 @@ public final class AppServer implements AutoCloseable
         return subscribers;
     }
 
+    /**
+     * Clients connected now.
+     *
+     * @return the count.
+     */
+    public int clients()
+    {
+        return clients.size();
+    }
+
+    /**
+     * Clients turned away because {@link Access#maxClients()} were connected.
+     *
+     * @return the count.
+     */
+    public long refusedClients()
+    {
+        return refusedClients.get();
+    }
+
+    /**
+     * Clients disconnected for announcing a frame longer than {@link AppProtocol#MAX_FRAME_LENGTH}.
+     *
+     * @return the count.
+     */
+    public long oversizedFrames()
+    {
+        return oversizedFrames.get();
+    }
+
+    /**
+     * Clients disconnected for a frame that does not parse.
+     *
+     * @return the count.
+     */
+    public long malformedFrames()
+    {
+        return malformedFrames.get();
+    }
+
+    /**
+     * Clients disconnected for pausing inside a frame longer than {@link Access#stallTimeoutNs()}.
+     *
+     * @return the count.
+     */
+    public long stalledClients()
+    {
+        return stalledClients.get();
+    }
+
     private record Message(String sourceHost, long flowId, byte[] bytes)
     {
+    }
+
+    private void disconnectStalled()
+    {
+        final long nowNs = System.nanoTime();
+        for (final Client client : clients)
+        {
+            if (client.stalled(nowNs, access.stallTimeoutNs()))
+            {
+                stalledClients.incrementAndGet();
+                client.disconnect();
+            }
+        }
     }
 
     private void accept()
@@ -131,6 +334,12 @@ public final class AppServer implements AutoCloseable
             try
             {
                 final SocketChannel channel = server.accept();
+                if (clients.size() >= access.maxClients())
+                {
+                    refusedClients.incrementAndGet();
+                    refuse(channel, "hostd serves at most " + access.maxClients() + " clients at once");
+                    continue;
+                }
                 final Client client = new Client(channel);
                 clients.add(client);
                 final Thread reader = new Thread(client::serve, "hostd-app-client");
@@ -151,12 +360,52 @@ public final class AppServer implements AutoCloseable
         }
     }
 
+    private static void refuse(final SocketChannel channel, final String reason)
+    {
+        try (channel)
+        {
+            AppProtocol.writeFrame(Channels.newOutputStream(channel), closing(reason));
+        }
+        catch (final IOException ex)
+        {
+            // The client is gone already.
+        }
+    }
+
+    private static byte[] closing(final String reason) throws IOException
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + reason.length());
+        final DataOutputStream frame = new DataOutputStream(bytes);
+        frame.writeByte(AppProtocol.CLOSING);
+        AppProtocol.writeString(frame, reason);
+        return bytes.toByteArray();
+    }
+
+    /**
+     * A frame that does not parse as what its type says.
+     */
+    private static final class MalformedFrameException extends IOException
+    {
+        private static final long serialVersionUID = 1L;
+
+        MalformedFrameException(final String message)
+        {
+            super(message);
+        }
+    }
+
     private final class Client
     {
         private final SocketChannel channel;
         private final OutputStream out;
         private final BlockingQueue<Message> messages = new ArrayBlockingQueue<>(SUBSCRIBER_QUEUE_CAPACITY);
+        private final ExecutorService answers = Executors.newSingleThreadExecutor(daemonThreads("hostd-app-answer"));
         private volatile boolean subscribed;
+        private volatile Thread pusher;
+        private volatile boolean readingFrame;
+        private volatile long lastReadNs;
+        private volatile boolean writingFrame;
+        private volatile long lastWriteNs;
 
         Client(final SocketChannel channel)
         {
@@ -164,32 +413,91 @@ public final class AppServer implements AutoCloseable
             this.out = Channels.newOutputStream(channel);
         }
 
+        boolean stalled(final long nowNs, final long timeoutNs)
+        {
+            return (readingFrame && nowNs - lastReadNs > timeoutNs) || (writingFrame && nowNs - lastWriteNs > timeoutNs);
+        }
+
+        void disconnect()
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignored)
+            {
+                // Closed already.
+            }
+        }
+
         void serve()
         {
-            try (DataInputStream in = new DataInputStream(Channels.newInputStream(channel)))
+            final InputStream progress = new FilterInputStream(Channels.newInputStream(channel))
             {
-                byte[] body;
-                while (null != (body = AppProtocol.readFrame(in)))
+                public int read() throws IOException
                 {
+                    final int read = super.read();
+                    lastReadNs = System.nanoTime();
+                    return read;
+                }
+
+                public int read(final byte[] bytes, final int offset, final int length) throws IOException
+                {
+                    final int read = super.read(bytes, offset, length);
+                    lastReadNs = System.nanoTime();
+                    return read;
+                }
+            };
+            final DataInputStream in = new DataInputStream(progress);
+            try
+            {
+                int first;
+                while ((first = in.read()) >= 0)
+                {
+                    readingFrame = true;
+                    final byte[] body = AppProtocol.readFrame(first, in);
+                    readingFrame = false;
                     handle(body);
                 }
             }
+            catch (final AppProtocol.FrameLengthException ex)
+            {
+                oversizedFrames.incrementAndGet();
+                sayClosing(ex.getMessage());
+            }
+            catch (final MalformedFrameException ex)
+            {
+                malformedFrames.incrementAndGet();
+                sayClosing(ex.getMessage());
+            }
             catch (final IOException ex)
             {
-                // The client went away or spoke nonsense: drop it.
+                // The client went away, or was disconnected for stalling.
             }
             finally
             {
+                readingFrame = false;
                 clients.remove(this);
                 subscribed = false;
-                try
+                disconnect();
+                answers.shutdown();
+                final Thread current = pusher;
+                if (null != current)
                 {
-                    channel.close();
+                    current.interrupt();
                 }
-                catch (final IOException ignored)
-                {
-                    // Already closed.
-                }
+            }
+        }
+
+        private void sayClosing(final String reason)
+        {
+            try
+            {
+                write(closing(reason));
+            }
+            catch (final IOException ex)
+            {
+                // Gone already.
             }
         }
 
@@ -197,11 +505,18 @@ public final class AppServer implements AutoCloseable
         {
             final DataInputStream fields = new DataInputStream(new ByteArrayInputStream(body));
             final int type = fields.readUnsignedByte();
-            switch (type)
+            try
             {
-                case AppProtocol.SEND -> send(fields);
-                case AppProtocol.SUBSCRIBE -> subscribe();
-                default -> throw new IOException("unknown frame type " + type);
+                switch (type)
+                {
+                    case AppProtocol.SEND -> send(fields);
+                    case AppProtocol.SUBSCRIBE -> subscribe();
+                    default -> throw new MalformedFrameException("unknown frame type " + type);
+                }
+            }
+            catch (final EOFException ex)
+            {
+                throw new MalformedFrameException("frame of type " + type + " ends before its fields");
             }
         }
 
@@ -216,9 +531,10 @@ public final class AppServer implements AutoCloseable
                 final byte[] payload;
                 if (withPayload)
                 {
-                    if (sizeBytes > fields.available())
+                    if (sizeBytes != fields.available())
                     {
-                        throw new IllegalArgumentException("the payload is shorter than the size " + sizeBytes);
+                        throw new IllegalArgumentException("the payload holds " + fields.available() +
+                            " bytes, not the size " + sizeBytes);
                     }
                     payload = fields.readNBytes((int)sizeBytes);
                 }
@@ -227,7 +543,7 @@ public final class AppServer implements AutoCloseable
                     payload = null;
                 }
                 (null != payload ? host.send(destination, payload) : host.send(destination, sizeBytes))
-                    .whenCompleteAsync((record, failure) -> answer(requestId, record, failure));
+                    .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
             }
             catch (final IllegalArgumentException ex)
             {
@@ -235,12 +551,32 @@ public final class AppServer implements AutoCloseable
             }
         }
 
+        /**
+         * Runs an answer on the client's writer thread; after the client is gone, the answer has no one to go to.
+         */
+        private void runAnswer(final Runnable answer)
+        {
+            try
+            {
+                answers.execute(answer);
+            }
+            catch (final RejectedExecutionException ex)
+            {
+                // The client disconnected.
+            }
+        }
+
         private void subscribe()
         {
+            if (subscribed)
+            {
+                return;
+            }
             subscribed = true;
-            final Thread pusher = new Thread(this::push, "hostd-app-push");
-            pusher.setDaemon(true);
-            pusher.start();
+            final Thread thread = new Thread(this::push, "hostd-app-push");
+            thread.setDaemon(true);
+            pusher = thread;
+            thread.start();
         }
 
         private void push()
@@ -302,9 +638,27 @@ public final class AppServer implements AutoCloseable
             }
         }
 
+        /**
+         * Write a frame in slices, each slice's progress noted, so a client that stops reading is found stalled.
+         */
         private synchronized void write(final byte[] body) throws IOException
         {
-            AppProtocol.writeFrame(out, body);
+            lastWriteNs = System.nanoTime();
+            writingFrame = true;
+            try
+            {
+                out.write(new byte[]{
+                    (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length });
+                for (int offset = 0; offset < body.length; offset += WRITE_CHUNK_LENGTH)
+                {
+                    out.write(body, offset, Math.min(WRITE_CHUNK_LENGTH, body.length - offset));
+                    lastWriteNs = System.nanoTime();
+                }
+            }
+            finally
+            {
+                writingFrame = false;
+            }
         }
     }
 
@@ -313,12 +667,13 @@ public final class AppServer implements AutoCloseable
      */
     public void close()
     {
+        watcher.shutdownNow();
         try
         {
             server.close();
             for (final Client client : clients)
             {
-                client.channel.close();
+                client.disconnect();
             }
             Files.deleteIfExists(path);
         }
