@@ -11,7 +11,7 @@ import io.pfabric.controllerd.session.ControlPolicy;
 import io.pfabric.controllerd.session.ControllerCounters;
 import io.pfabric.controllerd.session.ControllerSession;
 import io.pfabric.controllerd.session.SynControl;
-import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -113,7 +113,7 @@ public final class ControllerDaemon implements AutoCloseable
         }
         started.complete(session);
         TimerSlack.setForCurrentThread(1);
-        final ControllerAgent agent = new ControllerAgent(session, policy, thread.getName());
+        final ControllerAgent agent = new ControllerAgent(session, policy, thread.getName(), SystemNanoClock.INSTANCE);
         try
         {
             while (running)
@@ -143,34 +143,6 @@ public final class ControllerDaemon implements AutoCloseable
         {
             session.close();
             stopped.complete(null);
-        }
-    }
-
-    private static final class ControllerAgent implements Agent
-    {
-        private final ControllerSession session;
-        private final ControlPolicy policy;
-        private final String roleName;
-
-        ControllerAgent(final ControllerSession session, final ControlPolicy policy, final String roleName)
-        {
-            this.session = session;
-            this.policy = policy;
-            this.roleName = roleName;
-        }
-
-        public int doWork()
-        {
-            final long nowNs = System.nanoTime();
-            policy.time(nowNs);
-            int work = session.poll(policy);
-            work += policy.duty(nowNs);
-            return work;
-        }
-
-        public String roleName()
-        {
-            return roleName;
         }
     }
 

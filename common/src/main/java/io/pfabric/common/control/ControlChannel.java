@@ -39,7 +39,11 @@ public final class ControlChannel implements AutoCloseable
         void onDatagram(MutableDirectBuffer buffer, int offset, int length);
     }
 
-    private static final int MESSAGES_PER_READ = 32;
+    /**
+     * Most datagrams one {@link #poll} or {@link #await} hands over: however full the socket, its owner gets back to
+     * its other work after this many.
+     */
+    public static final int MAX_DATAGRAMS_PER_POLL = 32;
 
     private final ManualIoEventLoop loop;
     private final DatagramChannel channel;
@@ -71,7 +75,7 @@ public final class ControlChannel implements AutoCloseable
         final DatagramChannel channel = transport.newDatagramChannel();
         channel.config().setRecvByteBufAllocator(
             new FixedRecvByteBufAllocator(ControlMessageFlyweight.MAX_MESSAGE_LENGTH + 1)
-                .maxMessagesPerRead(MESSAGES_PER_READ));
+                .maxMessagesPerRead(MAX_DATAGRAMS_PER_POLL));
         final ControlChannel control = new ControlChannel(loop, channel);
         channel.pipeline().addLast(control.new Inbound());
         try
