@@ -28,7 +28,9 @@ import java.io.IOException;
         "         (as root; the commands that need them do this on first use).",
         "  test   Install what the tests need (Debian packages, as root) and run",
         "         the whole test suite with Maven.",
-        "(setup and test are done by the ./pfabric launcher.)",
+        "  fuzz   Fuzz the parsers of outside input with Jazzer for a given time",
+        "         (--seconds N, --target T, --list; the corpus is in fuzz/).",
+        "(setup, test and fuzz are done by the ./pfabric launcher.)",
         "",
         "Run './pfabric COMMAND --help' for a command's options."
     })

@@ -1,5 +1,6 @@
 package io.pfabric.hostd.app;
 
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -83,6 +84,102 @@ public final class AppProtocol
     }
 
     /**
+     * A frame that does not parse as what its type says.
+     */
+    public static final class MalformedFrameException extends IOException
+    {
+        private static final long serialVersionUID = 1L;
+
+        MalformedFrameException(final String message)
+        {
+            super(message);
+        }
+    }
+
+    /**
+     * A request a client sends.
+     */
+    public sealed interface Request permits Send, Subscribe
+    {
+    }
+
+    /**
+     * SEND.
+     *
+     * @param requestId   the client's id for the answer.
+     * @param destination the receiving host's name.
+     * @param sizeBytes   the message's size.
+     * @param payload     the message, or null for one whose content does not matter.
+     */
+    public record Send(long requestId, String destination, long sizeBytes, byte[] payload) implements Request
+    {
+    }
+
+    /**
+     * SUBSCRIBE.
+     */
+    public record Subscribe() implements Request
+    {
+    }
+
+    /**
+     * Decode a request frame's body.
+     *
+     * @param body type and fields, as {@link #readFrame(DataInputStream)} returned them.
+     * @return the request.
+     * @throws MalformedFrameException if the type is not a request's or the fields do not fill the frame exactly:
+     *                                 too short, or a payload other than the size it gives.
+     */
+    public static Request parseRequest(final byte[] body) throws MalformedFrameException
+    {
+        if (0 == body.length)
+        {
+            throw new MalformedFrameException("an empty frame");
+        }
+        final DataInputStream fields = new DataInputStream(new ByteArrayInputStream(body));
+        final int type = body[0] & 0xFF;
+        try
+        {
+            fields.readUnsignedByte();
+            switch (type)
+            {
+                case SEND ->
+                {
+                    final long requestId = fields.readInt() & 0xFFFF_FFFFL;
+                    final String destination = readString(fields);
+                    final long sizeBytes = fields.readLong();
+                    final boolean withPayload = 0 != (fields.readUnsignedByte() & FLAG_PAYLOAD);
+                    if (withPayload ? sizeBytes != fields.available() : 0 != fields.available())
+                    {
+                        throw new MalformedFrameException("a SEND of " + sizeBytes + " bytes " +
+                            (withPayload ? "with" : "without") + " payload carries " + fields.available() +
+                            " bytes after its fields");
+                    }
+                    return new Send(requestId, destination, sizeBytes,
+                        withPayload ? fields.readNBytes((int)sizeBytes) : null);
+                }
+                case SUBSCRIBE ->
+                {
+                    if (0 != fields.available())
+                    {
+                        throw new MalformedFrameException("a SUBSCRIBE carries " + fields.available() + " bytes");
+                    }
+                    return new Subscribe();
+                }
+                default -> throw new MalformedFrameException("unknown frame type " + type);
+            }
+        }
+        catch (final MalformedFrameException ex)
+        {
+            throw ex;
+        }
+        catch (final IOException ex)
+        {
+            throw new MalformedFrameException("frame of type " + type + " ends before its fields");
+        }
+    }
+
+    /**
      * Read one frame's body (type and fields).
      *
      * @param in the stream.
@@ -155,8 +252,12 @@ public final class AppProtocol
 
     static String readString(final DataInputStream in) throws IOException
     {
-        final byte[] bytes = new byte[in.readUnsignedShort()];
-        in.readFully(bytes);
+        final int length = in.readUnsignedShort();
+        final byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length)
+        {
+            throw new EOFException("a string of " + length + " bytes ends after " + bytes.length);
+        }
         return new String(bytes, StandardCharsets.UTF_8);
     }
 }

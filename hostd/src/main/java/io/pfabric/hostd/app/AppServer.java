@@ -4,11 +4,9 @@ import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.IncompleteFlowException;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -381,19 +379,6 @@ public final class AppServer implements AutoCloseable
         return bytes.toByteArray();
     }
 
-    /**
-     * A frame that does not parse as what its type says.
-     */
-    private static final class MalformedFrameException extends IOException
-    {
-        private static final long serialVersionUID = 1L;
-
-        MalformedFrameException(final String message)
-        {
-            super(message);
-        }
-    }
-
     private final class Client
     {
         private final SocketChannel channel;
@@ -465,7 +450,7 @@ public final class AppServer implements AutoCloseable
                 oversizedFrames.incrementAndGet();
                 sayClosing(ex.getMessage());
             }
-            catch (final MalformedFrameException ex)
+            catch (final AppProtocol.MalformedFrameException ex)
             {
                 malformedFrames.incrementAndGet();
                 sayClosing(ex.getMessage());
@@ -503,46 +488,20 @@ public final class AppServer implements AutoCloseable
 
         private void handle(final byte[] body) throws IOException
         {
-            final DataInputStream fields = new DataInputStream(new ByteArrayInputStream(body));
-            final int type = fields.readUnsignedByte();
-            try
+            switch (AppProtocol.parseRequest(body))
             {
-                switch (type)
-                {
-                    case AppProtocol.SEND -> send(fields);
-                    case AppProtocol.SUBSCRIBE -> subscribe();
-                    default -> throw new MalformedFrameException("unknown frame type " + type);
-                }
-            }
-            catch (final EOFException ex)
-            {
-                throw new MalformedFrameException("frame of type " + type + " ends before its fields");
+                case AppProtocol.Send send -> send(send);
+                case AppProtocol.Subscribe subscribe -> subscribe();
             }
         }
 
-        private void send(final DataInputStream fields) throws IOException
+        private void send(final AppProtocol.Send request)
         {
-            final long requestId = fields.readInt() & 0xFFFF_FFFFL;
-            final String destination = AppProtocol.readString(fields);
-            final long sizeBytes = fields.readLong();
-            final boolean withPayload = 0 != (fields.readUnsignedByte() & AppProtocol.FLAG_PAYLOAD);
+            final long requestId = request.requestId();
             try
             {
-                final byte[] payload;
-                if (withPayload)
-                {
-                    if (sizeBytes != fields.available())
-                    {
-                        throw new IllegalArgumentException("the payload holds " + fields.available() +
-                            " bytes, not the size " + sizeBytes);
-                    }
-                    payload = fields.readNBytes((int)sizeBytes);
-                }
-                else
-                {
-                    payload = null;
-                }
-                (null != payload ? host.send(destination, payload) : host.send(destination, sizeBytes))
+                (null != request.payload() ? host.send(request.destination(), request.payload()) :
+                    host.send(request.destination(), request.sizeBytes()))
                     .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
             }
             catch (final IllegalArgumentException ex)

@@ -2,6 +2,7 @@ package io.pfabric.hostd.workload;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,15 +66,16 @@ public final class FctLogReader
     public static List<Row> read(final Path file) throws IOException
     {
         final List<Row> rows = new ArrayList<>();
+        int number = 0;
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
             final String header = reader.readLine();
+            number = 1;
             if (!FctLogWriter.HEADER.equals(null == header ? null : header.trim()))
             {
                 throw new IllegalArgumentException(file + ":1: expected the header '" + FctLogWriter.HEADER + "'");
             }
             String line;
-            int number = 1;
             while (null != (line = reader.readLine()))
             {
                 number++;
@@ -82,6 +84,10 @@ public final class FctLogReader
                     rows.add(parse(line.trim(), file + ":" + number + ": "));
                 }
             }
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw TraceFile.notText(file, number);
         }
         return rows;
     }

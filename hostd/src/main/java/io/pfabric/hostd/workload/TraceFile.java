@@ -3,6 +3,7 @@ package io.pfabric.hostd.workload;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,15 +68,16 @@ public final class TraceFile
             indices.put(hostNames.get(i), i);
         }
         final List<WorkloadTrace.FlowSpec> flows = new ArrayList<>();
+        int number = 0;
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
             final String header = reader.readLine();
+            number = 1;
             if (!HEADER.equals(null == header ? null : header.trim()))
             {
                 throw new IllegalArgumentException(file + ":1: expected the header '" + HEADER + "'");
             }
             String line;
-            int number = 1;
             while (null != (line = reader.readLine()))
             {
                 number++;
@@ -85,6 +87,10 @@ public final class TraceFile
                 }
                 flows.add(parse(line, indices, file + ":" + number + ": "));
             }
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw notText(file, number);
         }
         return flows;
     }
@@ -110,12 +116,14 @@ public final class TraceFile
     public static Trace read(final Path file) throws IOException
     {
         final List<String> names = new ArrayList<>();
+        int number = 0;
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
-            reader.readLine();
-            String line;
-            while (null != (line = reader.readLine()))
+            String line = reader.readLine();
+            number++;
+            while (null != line && null != (line = reader.readLine()))
             {
+                number++;
                 final String[] fields = line.trim().split(",");
                 for (int i = 1; i <= 2 && i < fields.length; i++)
                 {
@@ -126,7 +134,23 @@ public final class TraceFile
                 }
             }
         }
+        catch (final CharacterCodingException ex)
+        {
+            throw notText(file, number);
+        }
         return new Trace(List.copyOf(names), read(file, names));
+    }
+
+    /**
+     * The error for a file whose bytes are not UTF-8, naming the line where they stop being.
+     *
+     * @param file   the file.
+     * @param before the last line read whole.
+     * @return the error to throw.
+     */
+    static IllegalArgumentException notText(final Path file, final int before)
+    {
+        return new IllegalArgumentException(file + ":" + (before + 1) + ": not UTF-8 text");
     }
 
     private static WorkloadTrace.FlowSpec parse(final String line, final Map<String, Integer> indices,
