@@ -363,28 +363,31 @@ public final class HostdCommand implements Callable<Integer>
         final long mine = trace.stream().filter(f -> f.sourceHost() == daemon.hostIndex(hostName)).count();
         err.printf(Locale.ROOT, "pfabric hostd %s: %s at load %.2f, %,d flows of the trace are this host's; FCT log " +
             "%s%n", hostName, workload, load, mine, logPath);
-        final Thread stopper = new Thread(runner::stop, "hostd-stop");
-        try (FctLogWriter log = new FctLogWriter(logPath))
+        final GracefulStop stop = new GracefulStop(runner::stop, "hostd-stop");
+        try
         {
-            Runtime.getRuntime().addShutdownHook(stopper);
-            final long completed = runner.run(daemon, trace, log, Quantities.parseNanos(grace));
-            daemon.close();
-            runner.drain(daemon, log);
-            err.printf(Locale.ROOT, "pfabric hostd %s: done, %,d of %,d flows completed%n", hostName, completed, mine);
+            final long completed;
+            final FctLogWriter log = new FctLogWriter(logPath);
+            try
+            {
+                completed = runner.run(daemon, trace, log, Quantities.parseNanos(grace));
+                daemon.close();
+                runner.drain(daemon, log);
+            }
+            finally
+            {
+                log.close();
+            }
+            err.printf(Locale.ROOT, "pfabric hostd %s: done, %,d of %,d flows completed; FCT log %s written%n",
+                hostName, completed, mine, logPath);
             printControl(daemon, err);
+            err.flush();
             return 0;
         }
         finally
         {
             daemon.close();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(stopper);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Already shutting down.
-            }
+            stop.close();
         }
     }
 

@@ -103,14 +103,31 @@ public final class TcpdCommand implements Callable<Integer>
         final List<WorkloadTrace.FlowSpec> flows = TraceFile.read(trace, names);
         final Path logPath = null != fctLog ? fctLog : Path.of("fct-tcp-" + hostName + ".csv");
         System.err.printf(Locale.ROOT, "pfabric tcpd %s: %s%n", hostName, TcpReplay.settings(cc, rtoMinUs, pool));
-        try (TcpReplay replay = TcpReplay.start(namespace, addresses, self);
-            FctLogWriter log = new FctLogWriter(logPath))
+        try (TcpReplay replay = TcpReplay.start(namespace, addresses, self))
         {
-            replay.connect(pool);
-            final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
-            final int completed = replay.replay(flows, names, log, Quantities.parseNanos(grace));
-            System.err.printf(Locale.ROOT, "pfabric tcpd %s: %,d of %,d flows completed, %d extra connections; " +
-                "FCT log %s%n", hostName, completed, mine, replay.extraConnections(), logPath);
+            final GracefulStop stop = new GracefulStop(replay::stop, "tcpd-stop");
+            try
+            {
+                replay.connect(pool);
+                final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
+                final int completed;
+                final FctLogWriter log = new FctLogWriter(logPath);
+                try
+                {
+                    completed = replay.replay(flows, names, log, Quantities.parseNanos(grace));
+                }
+                finally
+                {
+                    log.close();
+                }
+                System.err.printf(Locale.ROOT, "pfabric tcpd %s: %,d of %,d flows completed, %d extra connections; " +
+                    "FCT log %s written%n", hostName, completed, mine, replay.extraConnections(), logPath);
+                System.err.flush();
+            }
+            finally
+            {
+                stop.close();
+            }
         }
         return 0;
     }

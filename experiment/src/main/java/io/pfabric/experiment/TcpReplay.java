@@ -46,6 +46,8 @@ public final class TcpReplay implements AutoCloseable
      */
     public static final int PORT = 7254;
 
+    private static final long STOP_CHECK_NS = 10_000_000L;
+
     private static final int CHUNK_LENGTH = 64 * 1024;
     private static final long CONNECT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(30);
 
@@ -64,6 +66,7 @@ public final class TcpReplay implements AutoCloseable
     private final AtomicInteger completedFlows = new AtomicInteger();
     private final List<Socket> accepted = new ArrayList<>();
     private volatile boolean closed;
+    private volatile boolean stopping;
 
     private TcpReplay(final String namespace, final List<InetAddress> hosts, final int self, final ServerSocket server)
     {
@@ -246,23 +249,27 @@ public final class TcpReplay implements AutoCloseable
         {
             final long dueNs = originNs + flow.startNs();
             long waitNs;
-            while ((waitNs = dueNs - System.nanoTime()) > 0)
+            while ((waitNs = dueNs - System.nanoTime()) > 0 && !stopping)
             {
-                LockSupport.parkNanos(waitNs);
+                LockSupport.parkNanos(Math.min(waitNs, STOP_CHECK_NS));
+            }
+            if (stopping)
+            {
+                break;
             }
             running.add(threads.submit(() -> send(flow, System.nanoTime())));
         }
         int completed = 0;
         final long deadline = System.nanoTime() + graceNs;
-        for (int i = 0; i < mine.size(); i++)
+        for (int i = 0; i < running.size(); i++)
         {
             final WorkloadTrace.FlowSpec flow = mine.get(i);
             long startNs = originNs + flow.startNs();
             long endNs = -1;
             try
             {
-                final long[] times =
-                    running.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                final long[] times = running.get(i).get(
+                    stopping ? 1 : Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 startNs = times[0];
                 endNs = times[1];
             }
@@ -312,6 +319,15 @@ public final class TcpReplay implements AutoCloseable
         pool.addFirst(socket);
         completedFlows.incrementAndGet();
         return new long[]{ startNs, endNs };
+    }
+
+    /**
+     * Ask {@link #replay} to start no more flows and to log the ones started without waiting for them: those still
+     * running are logged as incomplete, flows not yet started are not logged. From any thread.
+     */
+    public void stop()
+    {
+        stopping = true;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -12,6 +13,10 @@ import java.util.Locale;
  * {@code flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme}; a flow that never
  * completed has empty {@code end_ns} and {@code fct_ns}. Safe for several threads (the hosts of one run may share a
  * log); cold path.
+ * <p>
+ * The rows go to a hidden file beside the log ({@code .NAME.partial}) that {@link #close()} renames to the log in one
+ * step, so the log is either absent (or the previous run's, whole) or this run's, whole: a process killed while
+ * writing never leaves a half log that a reader would take for a whole one.
  */
 public final class FctLogWriter implements AutoCloseable
 {
@@ -21,24 +26,40 @@ public final class FctLogWriter implements AutoCloseable
     public static final String HEADER =
         "flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme";
 
+    private final Path file;
+    private final Path partial;
     private final BufferedWriter writer;
+    private boolean closed;
 
     /**
-     * Create (or replace) a log.
+     * Start a log, which replaces the file at {@link #close()}.
      *
-     * @param file where to write.
+     * @param file where the log goes.
      * @throws IOException if it cannot be created.
      */
     public FctLogWriter(final Path file) throws IOException
     {
+        this.file = file;
+        this.partial = partialOf(file);
         final Path parent = file.toAbsolutePath().getParent();
         if (null != parent)
         {
             Files.createDirectories(parent);
         }
-        writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+        writer = Files.newBufferedWriter(partial, StandardCharsets.UTF_8);
         writer.write(HEADER);
         writer.newLine();
+    }
+
+    /**
+     * Where the rows of a log go until it is closed.
+     *
+     * @param file the log.
+     * @return {@code .NAME.partial} beside it.
+     */
+    public static Path partialOf(final Path file)
+    {
+        return file.resolveSibling("." + file.getFileName() + ".partial");
     }
 
     /**
@@ -74,7 +95,7 @@ public final class FctLogWriter implements AutoCloseable
     }
 
     /**
-     * Push what was written to the file.
+     * Push what was written to the partial file.
      *
      * @throws IOException if writing fails.
      */
@@ -84,12 +105,18 @@ public final class FctLogWriter implements AutoCloseable
     }
 
     /**
-     * Flush and close.
+     * Flush, close and put the log in place (once; later calls do nothing).
      *
-     * @throws IOException if writing fails.
+     * @throws IOException if writing or renaming fails.
      */
     public synchronized void close() throws IOException
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
         writer.close();
+        Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 }
