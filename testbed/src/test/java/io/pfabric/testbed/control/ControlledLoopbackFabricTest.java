@@ -72,6 +72,7 @@ class ControlledLoopbackFabricTest
     private Topology topology;
     private FabricRunner switches;
     private ControllerDaemon controller;
+    private List<InetSocketAddress> controllerAddresses;
     private StallMeter stalls;
     private LossyControlRelay toHosts;
     private LossyControlRelay toController;
@@ -108,6 +109,7 @@ class ControlledLoopbackFabricTest
                 controllerSendsTo.add(toHosts.entry(i));
             }
         }
+        controllerAddresses = controllerSendsTo;
         controller = ControllerDaemon.start(new ControllerConfiguration.Context()
             .mode(mode)
             .topology(topology)
@@ -358,5 +360,78 @@ class ControlledLoopbackFabricTest
         assertTrue(control.fallback(), "in fallback\n" + report);
         assertTrue(control.fallbacks() >= 1, "counted\n" + report);
         assertTrue(control.packetsAdmittedInFallback() > 0, "the rest went as plain pFabric\n" + report);
+    }
+
+    @Test
+    void aRestartedSynControllerTakesTheHostsBackUnderControlAndEveryPacketLeavesOnAGrant() throws Exception
+    {
+        start(ControlMode.SYN, RELAXED_SILENCE_NS);
+        final SplittableRandom random = new SplittableRandom(6);
+        final byte[] before = new byte[2_000_000];
+        random.nextBytes(before);
+        final CompletableFuture<FlowRecord> first = hosts.get(0).send("h2", before);
+        await(() -> hosts.get(0).control().syn().grantsUsed() > 100, DELIVERY_TIMEOUT, "the flow got going under SYN");
+        final InetSocketAddress listen = controller.localAddress();
+        controller.close();
+        await(() -> hosts.get(0).control().fallback(), DELIVERY_TIMEOUT, "h1 fell back after the silence");
+        final FlowRecord firstRecord = first.get(120, TimeUnit.SECONDS);
+
+        controller = ControllerDaemon.start(new ControllerConfiguration.Context()
+            .mode(ControlMode.SYN).topology(topology).key(KEY).listen(listen)
+            .hostAddresses(controllerAddresses));
+        for (final HostDaemon host : hosts)
+        {
+            await(() -> !host.control().fallback(), DELIVERY_TIMEOUT,
+                host.host().name() + " came back under the restarted controller");
+        }
+        final long sentBefore = hosts.get(2).counters().packetsSent();
+        final long grantsBefore = hosts.get(2).control().syn().grantsUsed();
+        final long fallbacksBefore = hosts.get(2).control().fallbacks();
+        final byte[] after = new byte[2_000_000];
+        random.nextBytes(after);
+        final FlowRecord secondRecord = hosts.get(2).send("h2", after).get(120, TimeUnit.SECONDS);
+
+        await(() -> received.get("h2").containsKey(secondRecord.flowId()), DELIVERY_TIMEOUT, "delivered");
+        assertArrayEquals(before, received.get("h2").get(firstRecord.flowId()));
+        assertArrayEquals(after, received.get("h2").get(secondRecord.flowId()));
+        final String report = report();
+        assertEquals(fallbacksBefore, hosts.get(2).control().fallbacks(), "no fallback after the restart\n" + report);
+        assertEquals(hosts.get(2).counters().packetsSent() - sentBefore,
+            hosts.get(2).control().syn().grantsUsed() - grantsBefore,
+            "after the restart every data packet of h3 left on a grant of the new controller\n" + report);
+        assertTrue(controller.counters().demandEntries() > 0, "the new controller took the hosts' demand\n" + report);
+    }
+
+    @Test
+    void aRestartedAsyControllerTakesTheHostsBackUnderControlWithinCapacity() throws Exception
+    {
+        start(ControlMode.ASY, RELAXED_SILENCE_NS);
+        allToAllArrivesIntact(100_000, 2);
+        final InetSocketAddress listen = controller.localAddress();
+        controller.close();
+        for (final HostDaemon host : hosts)
+        {
+            await(() -> host.control().fallback(), DELIVERY_TIMEOUT, host.host().name() + " fell back after the silence");
+        }
+        controller = ControllerDaemon.start(new ControllerConfiguration.Context()
+            .mode(ControlMode.ASY).topology(topology).key(KEY).listen(listen)
+            .hostAddresses(controllerAddresses));
+        for (final HostDaemon host : hosts)
+        {
+            await(() -> !host.control().fallback(), DELIVERY_TIMEOUT,
+                host.host().name() + " came back under the restarted controller");
+        }
+        final long[] fallbacksBefore = hosts.stream().mapToLong(host -> host.control().fallbacks()).toArray();
+        allToAllArrivesIntact(200_000, 4);
+        final String report = report();
+        assertTrue(controller.counters().normalizations() > 0, "the new controller set rates\n" + report);
+        assertTrue(controller.counters().maxRowRateBps() <= RATE_BPS, "no source link oversubscribed\n" + report);
+        assertTrue(controller.counters().maxColumnRateBps() <= RATE_BPS,
+            "no destination link oversubscribed\n" + report);
+        for (int i = 0; i < hosts.size(); i++)
+        {
+            assertEquals(fallbacksBefore[i], hosts.get(i).control().fallbacks(), "no fallback after the restart\n" +
+                report);
+        }
     }
 }
