@@ -7,7 +7,7 @@
 --    1  flags u8                  bit 0 PATH (path hint valid), bit 1 FIN (last segment of the flow)
 --    2  header length u16         32, or 32 + 8 x SACK count for an ACK
 --    4  priority u32              smaller is more urgent (hostd: remaining flow size, 0 on ACKs)
---    8  flow id u64               high 32 bits: source host index, low 32: per-host counter
+--    8  flow id u64               high 16 bits: source host index, next 16: the sender's incarnation, low 32: counter
 --   16  segment offset u32        DATA/PROBE: offset of the payload in the flow; ACK: cumulative ack
 --   20  flow size u32             bytes, 0 = unknown
 --   24  payload length u16
@@ -57,10 +57,12 @@ f.flag_path = ProtoField.bool("pfabric.flags.path", "PATH", 8, set_or_not, FLAG_
 f.hdr_len = ProtoField.uint16("pfabric.hdr_len", "Header Length", base.DEC)
 f.priority = ProtoField.uint32("pfabric.priority", "Priority", base.DEC, nil, nil, "Smaller is more urgent")
 f.flow_id = ProtoField.uint64("pfabric.flow_id", "Flow ID", base.HEX)
-f.flow_src_host = ProtoField.uint32("pfabric.flow.src_host", "Source Host", base.DEC, nil, nil,
-    "Index of the sending host in the topology (high 32 bits of the flow id)")
+f.flow_src_host = ProtoField.uint16("pfabric.flow.src_host", "Source Host", base.DEC, nil, nil,
+    "Index of the sending host in the topology (high 16 bits of the flow id)")
+f.flow_incarnation = ProtoField.uint16("pfabric.flow.incarnation", "Incarnation", base.DEC, nil, nil,
+    "Which start of the sending host's transport made the flow (bits 32-47 of the flow id)")
 f.flow_counter = ProtoField.uint32("pfabric.flow.counter", "Flow Counter", base.DEC, nil, nil,
-    "Per-host flow counter (low 32 bits of the flow id)")
+    "The sending start's flow counter (low 32 bits of the flow id)")
 f.offset = ProtoField.uint32("pfabric.offset", "Segment Offset", base.DEC, nil, nil,
     "Offset of this segment's payload in the flow")
 f.ack = ProtoField.uint32("pfabric.ack", "Cumulative Ack", base.DEC, nil, nil,
@@ -216,7 +218,8 @@ local function dissect(tvb, pinfo, tree)
     local hdr_len_item = root:add(f.hdr_len, tvb(2, 2))
     root:add(f.priority, tvb(4, 4))
     local flow_item = root:add(f.flow_id, tvb(8, 8))
-    flow_item:add(f.flow_src_host, tvb(8, 4))
+    flow_item:add(f.flow_src_host, tvb(8, 2))
+    flow_item:add(f.flow_incarnation, tvb(10, 2))
     flow_item:add(f.flow_counter, tvb(12, 4))
     if packet_type == TYPE_ACK then
         root:add(f.ack, tvb(16, 4))

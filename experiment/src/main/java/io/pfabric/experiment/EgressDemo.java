@@ -257,7 +257,7 @@ public final class EgressDemo
             .type(PfabricHeaderFlyweight.TYPE_DATA)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
             .priority(sender.spec.sizeBytes() - sender.ackedBytes)
-            .flowId(PfabricHeaderFlyweight.flowId(flow + 1, 0))
+            .flowId(PfabricHeaderFlyweight.flowId(flow + 1, 0, 0))
             .segmentOffset((long)segment * PAYLOAD_LENGTH)
             .flowSize(sender.spec.sizeBytes())
             .payloadLength(payloadLength)
@@ -292,7 +292,7 @@ public final class EgressDemo
         {
             throw new IllegalStateException("frame corrupted in the queue");
         }
-        final int flow = (int)PfabricHeaderFlyweight.hostId(header.flowId()) - 1;
+        final int flow = PfabricHeaderFlyweight.hostId(header.flowId()) - 1;
         final int segment = (int)(header.segmentOffset() / PAYLOAD_LENGTH);
         final long sentNs = nowNs + wireTimeNs(frameLength, EGRESS_RATE_BITS_PER_SEC);
         schedule(sentNs, Type.PORT_FREE, flow, segment, 0, null);

@@ -383,7 +383,8 @@ public final class HostDaemon implements AutoCloseable
             maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
             final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
-                HostTransport.PACING_LEAD_NS, options.wireOverheadLength(), io, clock, listener, options.keepPayload());
+                HostTransport.PACING_LEAD_NS, options.wireOverheadLength(), io, clock, listener, options.keepPayload())
+                .incarnation(incarnationNow());
             if (null != options.control())
             {
                 control = HostControl.open(options.control(), hostIndex, topology.hosts().size(),
@@ -604,6 +605,28 @@ public final class HostDaemon implements AutoCloseable
     public HostSpec host()
     {
         return host;
+    }
+
+    /**
+     * The incarnation of this start of the host, in its flow ids: the wall clock's seconds modulo 2^16 when it started,
+     * so that a host restarted a second or more later (a JVM takes longer than that to start) never reuses the flow
+     * ids of its earlier start, which its peers may still remember.
+     *
+     * @return 0 to 65,535.
+     */
+    public int incarnation()
+    {
+        return transport().incarnation();
+    }
+
+    /**
+     * What {@link #incarnation()} a host starting now gets.
+     *
+     * @return the wall clock's seconds modulo 2^16.
+     */
+    public static int incarnationNow()
+    {
+        return (int)(System.currentTimeMillis() / 1000 & 0xFFFF);
     }
 
     /**

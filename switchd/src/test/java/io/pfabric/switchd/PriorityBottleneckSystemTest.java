@@ -116,7 +116,7 @@ class PriorityBottleneckSystemTest
             .type(PfabricHeaderFlyweight.TYPE_DATA)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
             .priority(priority)
-            .flowId(PfabricHeaderFlyweight.flowId(host, 1))
+            .flowId(PfabricHeaderFlyweight.flowId(host, 0, 1))
             .payloadLength(PAYLOAD_LENGTH);
         final EgressPacer pacer = new EgressPacer(rateBitsPerSec, SENDER_BURST_FRAMES);
         try (PacketPort port = PacketPort.open("eth0"))

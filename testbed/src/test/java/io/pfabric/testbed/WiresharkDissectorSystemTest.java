@@ -69,7 +69,7 @@ class WiresharkDissectorSystemTest
         "ip.proto", "pfabric.version", "pfabric.type", "pfabric.flow_id", "pfabric.flow.src_host", "pfabric.hdr_len",
         "pfabric.offset", "pfabric.ack", "pfabric.payload_len", "pfabric.flow_size", "pfabric.priority",
         "pfabric.flags", "pfabric.flags.fin", "pfabric.flow.counter", "pfabric.sack_count", "pfabric.checksum.status",
-        "_ws.expert.message" };
+        "pfabric.flow.incarnation", "_ws.expert.message" };
 
     private final List<HostDaemon> hosts = new ArrayList<>();
     private NetnsFabric fabric;
@@ -97,6 +97,7 @@ class WiresharkDissectorSystemTest
         long counter,
         int sackCount,
         int checksumStatus,
+        int incarnation,
         String expert,
         String line)
     {
@@ -109,7 +110,7 @@ class WiresharkDissectorSystemTest
                 Long.parseUnsignedLong(columns[3].substring(2), 16), unsigned(columns[4]), number(columns[5]),
                 unsigned(columns[6]), unsigned(columns[7]), number(columns[8]), unsigned(columns[9]),
                 unsigned(columns[10]), Integer.decode(columns[11]), bool(columns[12]), unsigned(columns[13]),
-                number(columns[14]), number(columns[15]), columns[16], line);
+                number(columns[14]), number(columns[15]), number(columns[16]), columns[17], line);
         }
 
         private static int number(final String column)
@@ -198,8 +199,12 @@ class WiresharkDissectorSystemTest
             assertEquals(PfabricHeaderFlyweight.VERSION, packet.version(), packet.line());
             assertEquals(1, packet.checksumStatus(), "checksum good: " + packet.line());
             assertEquals("", packet.expert(), "no expert info: " + packet.line());
-            assertEquals(packet.flowId() >>> 32, packet.sourceHost(), "source half of the flow id: " + packet.line());
-            assertEquals(packet.flowId() & 0xFFFF_FFFFL, packet.counter(), "counter half: " + packet.line());
+            assertEquals(PfabricHeaderFlyweight.hostId(packet.flowId()), packet.sourceHost(),
+                "source host bits of the flow id: " + packet.line());
+            assertEquals(PfabricHeaderFlyweight.incarnation(packet.flowId()), packet.incarnation(),
+                "incarnation bits: " + packet.line());
+            assertEquals(PfabricHeaderFlyweight.flowCounter(packet.flowId()), packet.counter(),
+                "counter bits: " + packet.line());
         }
         final int maxSegment = MTU - (PacketIos.wireOverheadLength(io) - EthernetFlyweight.HEADER_LENGTH) -
             PfabricHeaderFlyweight.HEADER_LENGTH;

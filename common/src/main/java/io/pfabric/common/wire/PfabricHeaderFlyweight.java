@@ -395,7 +395,8 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     /**
      * Flow id.
      *
-     * @return source host id in the high 32 bits, per-host flow counter in the low 32 bits.
+     * @return source host id in the high 16 bits, the sender's incarnation in the next 16, its flow counter in the low
+     * 32 ({@link #flowId(int, int, long)}).
      */
     public long flowId()
     {
@@ -704,32 +705,46 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     }
 
     /**
-     * Make a flow id.
+     * Make a flow id: the source host's index in the topology (16 bits), the sender's incarnation (16 bits, one per
+     * start of its transport, so that a restarted sender's flows never take the ids of its earlier ones) and its flow
+     * counter (32 bits).
      *
-     * @param hostId  of the source host, taken as unsigned 32 bits.
-     * @param counter per-host flow counter; its low 32 bits are used.
-     * @return {@code hostId << 32 | counter}.
+     * @param hostId      of the source host; its low 16 bits are used.
+     * @param incarnation of the sending transport; its low 16 bits are used.
+     * @param counter     per-incarnation flow counter; its low 32 bits are used.
+     * @return {@code hostId << 48 | incarnation << 32 | counter}.
      */
-    public static long flowId(final int hostId, final long counter)
+    public static long flowId(final int hostId, final int incarnation, final long counter)
     {
-        return ((hostId & 0xFFFF_FFFFL) << 32) | (counter & 0xFFFF_FFFFL);
+        return ((hostId & 0xFFFFL) << 48) | ((incarnation & 0xFFFFL) << 32) | (counter & 0xFFFF_FFFFL);
     }
 
     /**
      * Source host id of a flow id.
      *
-     * @param flowId as made by {@link #flowId(int, long)}.
-     * @return the unsigned 32-bit host id.
+     * @param flowId as made by {@link #flowId(int, int, long)}.
+     * @return the unsigned 16-bit host id.
      */
-    public static long hostId(final long flowId)
+    public static int hostId(final long flowId)
     {
-        return flowId >>> 32;
+        return (int)(flowId >>> 48);
     }
 
     /**
-     * Per-host flow counter of a flow id.
+     * Sender's incarnation of a flow id.
      *
-     * @param flowId as made by {@link #flowId(int, long)}.
+     * @param flowId as made by {@link #flowId(int, int, long)}.
+     * @return the unsigned 16-bit incarnation.
+     */
+    public static int incarnation(final long flowId)
+    {
+        return (int)(flowId >>> 32) & 0xFFFF;
+    }
+
+    /**
+     * Per-incarnation flow counter of a flow id.
+     *
+     * @param flowId as made by {@link #flowId(int, int, long)}.
      * @return the unsigned 32-bit counter.
      */
     public static long flowCounter(final long flowId)

@@ -69,7 +69,7 @@ class PfabricHeaderFlyweightTest
     @Test
     void shouldRoundTripEveryFieldOfADataSegment()
     {
-        final long flowId = PfabricHeaderFlyweight.flowId(0xFFFF_FFFE, 0xFFFF_FFFFL);
+        final long flowId = PfabricHeaderFlyweight.flowId(0xFFFE, 0xFFFD, 0xFFFF_FFFFL);
         header.wrap(buffer, 0)
             .type(PfabricHeaderFlyweight.TYPE_DATA)
             .version(PfabricHeaderFlyweight.VERSION)
@@ -91,7 +91,8 @@ class PfabricHeaderFlyweightTest
         assertEquals(32, header.headerLength());
         assertEquals(0, header.priority());
         assertEquals(flowId, header.flowId());
-        assertEquals(0xFFFF_FFFEL, PfabricHeaderFlyweight.hostId(flowId));
+        assertEquals(0xFFFE, PfabricHeaderFlyweight.hostId(flowId));
+        assertEquals(0xFFFD, PfabricHeaderFlyweight.incarnation(flowId));
         assertEquals(0xFFFF_FFFFL, PfabricHeaderFlyweight.flowCounter(flowId));
         assertEquals(1_460, header.segmentOffset());
         assertEquals(0, header.flowSize());
@@ -125,13 +126,17 @@ class PfabricHeaderFlyweightTest
     @Test
     void shouldMakeAndSplitFlowIds()
     {
-        final long flowId = PfabricHeaderFlyweight.flowId(7, 42);
+        final long flowId = PfabricHeaderFlyweight.flowId(7, 3, 42);
 
-        assertEquals((7L << 32) | 42, flowId);
+        assertEquals((7L << 48) | (3L << 32) | 42, flowId);
         assertEquals(7, PfabricHeaderFlyweight.hostId(flowId));
+        assertEquals(3, PfabricHeaderFlyweight.incarnation(flowId));
         assertEquals(42, PfabricHeaderFlyweight.flowCounter(flowId));
-        assertEquals(0xFFFF_FFFFL, PfabricHeaderFlyweight.hostId(PfabricHeaderFlyweight.flowId(-1, 0)));
-        assertEquals(1, PfabricHeaderFlyweight.flowId(0, (5L << 32) | 1), "counter keeps its low 32 bits");
+        assertEquals(0xFFFF, PfabricHeaderFlyweight.hostId(PfabricHeaderFlyweight.flowId(-1, 0, 0)));
+        assertEquals(0xFFFF, PfabricHeaderFlyweight.incarnation(PfabricHeaderFlyweight.flowId(0, -1, 0)));
+        assertEquals(0, PfabricHeaderFlyweight.hostId(PfabricHeaderFlyweight.flowId(0, -1, -1)),
+            "incarnation and counter never reach the host's bits");
+        assertEquals(1, PfabricHeaderFlyweight.flowId(0, 0, (5L << 32) | 1), "counter keeps its low 32 bits");
     }
 
     @Test
@@ -293,7 +298,7 @@ class PfabricHeaderFlyweightTest
             .flags(0)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
             .priority(5_000)
-            .flowId(PfabricHeaderFlyweight.flowId(1, 2))
+            .flowId(PfabricHeaderFlyweight.flowId(1, 0, 2))
             .segmentOffset(0)
             .flowSize(5_000)
             .payloadLength(payloadLength)

@@ -15,7 +15,7 @@ final class TestFrames
     static final int SOURCE_ADDRESS = 0x0A00_0001;
     static final int DESTINATION_ADDRESS = 0x0A00_0002;
     static final int HOST_ID = 7;
-    static final long FLOW_ID = PfabricHeaderFlyweight.flowId(HOST_ID, 42);
+    static final long FLOW_ID = PfabricHeaderFlyweight.flowId(HOST_ID, 0, 42);
     static final long PRIORITY = 123_456L;
     static final long FLOW_SIZE = 1_000_000L;
     static final int SOURCE_PORT = 40_000;

@@ -61,6 +61,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private final ReceiverDemux receivers;
     private Admission admission;
     private long flowCounter;
+    private int incarnation;
     private long nowNs;
     private boolean closed;
 
@@ -72,10 +73,15 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public static final long PACING_LEAD_NS = 50_000;
 
     /**
+     * The largest host index a flow id holds (16 bits).
+     */
+    public static final int MAX_HOST_INDEX = 0xFFFF;
+
+    /**
      * A transport for one host that paces exactly: each packet leaves when the previous one has left the wire.
      *
      * @param configuration      window, timeout and priority settings.
-     * @param localHost          this host's index in the topology (the high 32 bits of its flow ids).
+     * @param localHost          this host's index in the topology (the high 16 bits of its flow ids).
      * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
      * @param wireOverheadLength bytes each packet takes on the wire besides the pFabric header and payload (Ethernet,
      *                           IPv4 and, over UDP, the UDP header; not the FCS).
@@ -101,7 +107,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      * A transport for one host.
      *
      * @param configuration      window, timeout and priority settings.
-     * @param localHost          this host's index in the topology (the high 32 bits of its flow ids).
+     * @param localHost          this host's index in the topology (the high 16 bits of its flow ids).
      * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
      * @param pacingLeadNs       how far ahead of the wire packets may be handed to the I/O, such as
      *                           {@link #PACING_LEAD_NS}; 0 to pace exactly.
@@ -123,9 +129,9 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final TransportListener listener,
         final boolean keepPayload)
     {
-        if (localHost < 0)
+        if (localHost < 0 || localHost > MAX_HOST_INDEX)
         {
-            throw new IllegalArgumentException("host index must not be negative: " + localHost);
+            throw new IllegalArgumentException("host index must be 0 to " + MAX_HOST_INDEX + ": " + localHost);
         }
         this.configuration = configuration;
         this.localHost = localHost;
@@ -270,12 +276,37 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             future.completeExceptionally(new IllegalStateException("the transport is closed"));
             return;
         }
-        final long flowId = ((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL);
+        final long flowId = PfabricHeaderFlyweight.flowId(localHost, incarnation, flowCounter++);
         final FlowSender sender =
             new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
         final int slot = flows.add(sender, payload, future);
         scheduler.refresh(slot, sender);
         counters.flowsStarted++;
+    }
+
+    /**
+     * Set the transport's incarnation: the 16 bits of its flow ids that tell its flows from those of an earlier start
+     * of the same host ({@link PfabricHeaderFlyweight#flowId(int, int, long)}), so that a receiver that still
+     * remembers a flow of the earlier start never takes a new flow for it. Before the first flow; 0 unless set (the
+     * simulator, and tests that run one start of each host).
+     *
+     * @param newIncarnation its low 16 bits are used.
+     * @return this.
+     */
+    public HostTransport incarnation(final int newIncarnation)
+    {
+        incarnation = newIncarnation & 0xFFFF;
+        return this;
+    }
+
+    /**
+     * The transport's incarnation.
+     *
+     * @return 0 to 65,535.
+     */
+    public int incarnation()
+    {
+        return incarnation;
     }
 
     /**

@@ -60,7 +60,7 @@ final class ReceiverDemux
                 return;
             }
             if (sizeBytes < 1 || (keepPayload && sizeBytes > Integer.MAX_VALUE - 8) ||
-                (int)(flowId >>> 32) != sourceHost)
+                PfabricHeaderFlyweight.hostId(flowId) != sourceHost)
             {
                 counters.malformedPackets++;
                 return;
