@@ -47,6 +47,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private static final long DEFAULT_IP_PRIORITY = QueueDiscipline.MAX_PRIORITY;
     private static final int ARP_FRAME_LENGTH = EthernetFlyweight.HEADER_LENGTH + ArpFlyweight.HEADER_LENGTH;
     private static final long STATISTICS_INTERVAL_NS = 1_000_000_000L;
+
+    /**
+     * How often the forwarder asks the kernel whether each port's link is up.
+     */
+    public static final long LINK_CHECK_INTERVAL_NS = 10_000_000L;
     private static final long MULTICAST_BIT = 0x0100_0000_0000L;
 
     /**
@@ -72,6 +77,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private int sprayCursor;
     private long statisticsDeadlineNs;
     private boolean statisticsStarted;
+    private long linkCheckDeadlineNs;
     private final CounterSet<ForwarderCounter> counters = new CounterSet<>(ForwarderCounter.class);
     private long lastDutyCycleNs;
     private boolean dutyCycleSeen;
@@ -196,6 +202,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         {
             work = 1;
         }
+        if (linkCheckDeadlineNs - nowNs < 0)
+        {
+            linkCheckDeadlineNs = nowNs + LINK_CHECK_INTERVAL_NS;
+            checkLinks();
+        }
         if (!statisticsStarted || statisticsDeadlineNs - nowNs < 0)
         {
             statisticsStarted = true;
@@ -208,6 +219,23 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             firstDutyCycle.countDown();
         }
         return work;
+    }
+
+    /**
+     * Ask the kernel whether each port's link is up and count the changes; {@link #forward} sprays around a port whose
+     * link is down. Every {@link #LINK_CHECK_INTERVAL_NS} from {@link #doWork()}; owner thread only.
+     */
+    public void checkLinks()
+    {
+        for (final SwitchPort port : ports)
+        {
+            final boolean up = port.io().linkUp();
+            if (up != port.linkUp())
+            {
+                port.linkUp(up);
+                port.counters().add(up ? PortCounter.LINK_UPS : PortCounter.LINK_DOWNS, 1);
+            }
+        }
     }
 
     /**
@@ -361,7 +389,31 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             final long mixed = flowId * 0x9E37_79B9_7F4A_7C15L;
             choice = egress[(int)((mixed >>> 33) % egress.length)];
         }
-        ports[choice].queue().enqueue(buffer, offset, length, priority, flowId);
+        ports[egress.length > 1 && !ports[choice].linkUp() ? upAlternative(egress, choice) : choice].queue()
+            .enqueue(buffer, offset, length, priority, flowId);
+    }
+
+    /**
+     * The next equal-cost port after a chosen one whose link is down that has its link up, or the chosen one if none
+     * has.
+     */
+    private int upAlternative(final int[] egress, final int choice)
+    {
+        int at = 0;
+        while (egress[at] != choice)
+        {
+            at++;
+        }
+        for (int step = 1; step < egress.length; step++)
+        {
+            final int candidate = egress[(at + step) % egress.length];
+            if (ports[candidate].linkUp())
+            {
+                ports[choice].counters().add(PortCounter.REROUTED_AROUND_DOWN_LINK, 1);
+                return candidate;
+            }
+        }
+        return choice;
     }
 
     private void learnAndSwitch(final MutableDirectBuffer buffer, final int offset, final int length)

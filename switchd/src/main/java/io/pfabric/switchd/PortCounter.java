@@ -26,5 +26,11 @@ public enum PortCounter
     /** Flushes that asked the kernel again for frames it had left in the transmit ring (its send buffer was full). */
     TRANSMIT_RETRIES,
     /** Learning mode: received frames flooded to every other port (broadcast, multicast, unknown destination). */
-    FLOODED_FRAMES
+    FLOODED_FRAMES,
+    /** Times the port's link went down (interface down or no carrier); the forwarder sprays around it meanwhile. */
+    LINK_DOWNS,
+    /** Times the port's link came back up. */
+    LINK_UPS,
+    /** Frames sent to another equal-cost port because the one chosen for them had its link down. */
+    REROUTED_AROUND_DOWN_LINK
 }

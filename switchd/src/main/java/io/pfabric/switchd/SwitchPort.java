@@ -15,6 +15,7 @@ public final class SwitchPort
     private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
+    private volatile boolean linkUp = true;
 
     /**
      * A port.
@@ -40,6 +41,26 @@ public final class SwitchPort
     public String name()
     {
         return name;
+    }
+
+    /**
+     * Whether the port's link was up when the forwarder last looked (every few milliseconds).
+     *
+     * @return true if up.
+     */
+    public boolean linkUp()
+    {
+        return linkUp;
+    }
+
+    /**
+     * Record the link's state; from the forwarder's thread.
+     *
+     * @param up whether it is up.
+     */
+    void linkUp(final boolean up)
+    {
+        linkUp = up;
     }
 
     /**

@@ -87,4 +87,15 @@ public interface FramePort extends AutoCloseable
      * Release the port's sockets.
      */
     void close();
+
+    /**
+     * Whether the link under the port carries frames now: the interface is up and has carrier. Asks the kernel; call
+     * from the owning thread, on the cold path (a switch asks every few milliseconds).
+     *
+     * @return true if up, and true for a port that cannot tell.
+     */
+    default boolean linkUp()
+    {
+        return true;
+    }
 }

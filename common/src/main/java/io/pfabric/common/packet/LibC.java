@@ -37,6 +37,9 @@ final class LibC
     static final int EFD_CLOEXEC = 0x80000;
     static final int SIOCGIFMTU = 0x8921;
     static final int SIOCGIFHWADDR = 0x8927;
+    static final int SIOCGIFFLAGS = 0x8913;
+    static final int IFF_UP = 0x1;
+    static final int IFF_RUNNING = 0x40;
     static final int IFREQ_LENGTH = 40;
     static final int IFNAMSIZ = 16;
     static final int CLONE_NEWNET = 0x40000000;

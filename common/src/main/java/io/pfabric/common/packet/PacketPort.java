@@ -47,6 +47,7 @@ public final class PacketPort implements FramePort
     private final int wakeFd;
     private final Memory statistics = new Memory(8);
     private final Memory statisticsLength = new Memory(4);
+    private final Memory flagsRequest = new Memory(LibC.IFREQ_LENGTH);
     private int rxIndex;
     private int txIndex;
     private int txPending;
@@ -360,6 +361,25 @@ public final class PacketPort implements FramePort
             kernelPackets += statistics.getInt(0) & 0xFFFF_FFFFL;
             kernelDrops += statistics.getInt(4) & 0xFFFF_FFFFL;
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code SIOCGIFFLAGS} on the port's socket, so the interface is looked up in the socket's network namespace: up
+     * means {@code IFF_UP} and {@code IFF_RUNNING} (carrier; a veth whose peer is down has none). If the kernel does
+     * not answer (the interface is gone), the link is down.
+     */
+    public boolean linkUp()
+    {
+        flagsRequest.clear();
+        flagsRequest.setString(0, interfaceName, "US-ASCII");
+        if (0 != LibC.ioctl(rxFd, LibC.SIOCGIFFLAGS, flagsRequest))
+        {
+            return false;
+        }
+        final int flags = flagsRequest.getShort(LibC.IFNAMSIZ) & 0xFFFF;
+        return (flags & (LibC.IFF_UP | LibC.IFF_RUNNING)) == (LibC.IFF_UP | LibC.IFF_RUNNING);
     }
 
     /**
