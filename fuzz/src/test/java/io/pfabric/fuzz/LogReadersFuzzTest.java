@@ -53,13 +53,22 @@ class LogReadersFuzzTest
         }
     }
 
-    @FuzzTest
-    void aTraceIsReadOrRefusedWithFileAndLine(@NotNull final byte[] content) throws IOException
+    /**
+     * A reader of a file of rows.
+     */
+    @FunctionalInterface
+    private interface Reader
     {
-        final Path file = write("trace.csv", content);
+        void read(Path file) throws IOException;
+    }
+
+    private static void readOrRefuseWithFileAndLine(final String name, final byte[] content, final Reader reader)
+        throws IOException
+    {
+        final Path file = write(name, content);
         try
         {
-            TraceFile.read(file);
+            reader.read(file);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -68,16 +77,14 @@ class LogReadersFuzzTest
     }
 
     @FuzzTest
+    void aTraceIsReadOrRefusedWithFileAndLine(@NotNull final byte[] content) throws IOException
+    {
+        readOrRefuseWithFileAndLine("trace.csv", content, TraceFile::read);
+    }
+
+    @FuzzTest
     void anFctLogIsReadOrRefusedWithFileAndLine(@NotNull final byte[] content) throws IOException
     {
-        final Path file = write("fct.csv", content);
-        try
-        {
-            FctLogReader.read(file);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            assertTrue(ex.getMessage().startsWith(file + ":"), ex.getMessage());
-        }
+        readOrRefuseWithFileAndLine("fct.csv", content, FctLogReader::read);
     }
 }

@@ -362,6 +362,30 @@ class ControlledLoopbackFabricTest
         assertTrue(control.packetsAdmittedInFallback() > 0, "the rest went as plain pFabric\n" + report);
     }
 
+    /**
+     * Close the controller, wait until every host has fallen back (and a flow running through it has finished), then
+     * start a new controller on the same address and wait until every host is back under control.
+     */
+    private FlowRecord restartControllerAfterFallback(final ControlMode mode, final CompletableFuture<FlowRecord> flow)
+        throws Exception
+    {
+        final InetSocketAddress listen = controller.localAddress();
+        controller.close();
+        for (final HostDaemon host : hosts)
+        {
+            await(() -> host.control().fallback(), DELIVERY_TIMEOUT, host.host().name() + " fell back after the silence");
+        }
+        final FlowRecord record = null == flow ? null : flow.get(120, TimeUnit.SECONDS);
+        controller = ControllerDaemon.start(new ControllerConfiguration.Context()
+            .mode(mode).topology(topology).key(KEY).listen(listen).hostAddresses(controllerAddresses));
+        for (final HostDaemon host : hosts)
+        {
+            await(() -> !host.control().fallback(), DELIVERY_TIMEOUT,
+                host.host().name() + " came back under the restarted controller");
+        }
+        return record;
+    }
+
     @Test
     void aRestartedSynControllerTakesTheHostsBackUnderControlAndEveryPacketLeavesOnAGrant() throws Exception
     {
@@ -371,19 +395,7 @@ class ControlledLoopbackFabricTest
         random.nextBytes(before);
         final CompletableFuture<FlowRecord> first = hosts.get(0).send("h2", before);
         await(() -> hosts.get(0).control().syn().grantsUsed() > 100, DELIVERY_TIMEOUT, "the flow got going under SYN");
-        final InetSocketAddress listen = controller.localAddress();
-        controller.close();
-        await(() -> hosts.get(0).control().fallback(), DELIVERY_TIMEOUT, "h1 fell back after the silence");
-        final FlowRecord firstRecord = first.get(120, TimeUnit.SECONDS);
-
-        controller = ControllerDaemon.start(new ControllerConfiguration.Context()
-            .mode(ControlMode.SYN).topology(topology).key(KEY).listen(listen)
-            .hostAddresses(controllerAddresses));
-        for (final HostDaemon host : hosts)
-        {
-            await(() -> !host.control().fallback(), DELIVERY_TIMEOUT,
-                host.host().name() + " came back under the restarted controller");
-        }
+        final FlowRecord firstRecord = restartControllerAfterFallback(ControlMode.SYN, first);
         final long sentBefore = hosts.get(2).counters().packetsSent();
         final long grantsBefore = hosts.get(2).control().syn().grantsUsed();
         final long fallbacksBefore = hosts.get(2).control().fallbacks();
@@ -407,20 +419,7 @@ class ControlledLoopbackFabricTest
     {
         start(ControlMode.ASY, RELAXED_SILENCE_NS);
         allToAllArrivesIntact(100_000, 2);
-        final InetSocketAddress listen = controller.localAddress();
-        controller.close();
-        for (final HostDaemon host : hosts)
-        {
-            await(() -> host.control().fallback(), DELIVERY_TIMEOUT, host.host().name() + " fell back after the silence");
-        }
-        controller = ControllerDaemon.start(new ControllerConfiguration.Context()
-            .mode(ControlMode.ASY).topology(topology).key(KEY).listen(listen)
-            .hostAddresses(controllerAddresses));
-        for (final HostDaemon host : hosts)
-        {
-            await(() -> !host.control().fallback(), DELIVERY_TIMEOUT,
-                host.host().name() + " came back under the restarted controller");
-        }
+        restartControllerAfterFallback(ControlMode.ASY, null);
         final long[] fallbacksBefore = hosts.stream().mapToLong(host -> host.control().fallbacks()).toArray();
         allToAllArrivesIntact(200_000, 4);
         final String report = report();
