@@ -70,6 +70,8 @@ public final class PacketPort implements FramePort
         final int wakeFd)
     {
         this.interfaceName = interfaceName;
+        flagsRequest.clear();
+        flagsRequest.setString(0, interfaceName, "US-ASCII");
         this.interfaceIndex = interfaceIndex;
         this.mtu = mtu;
         this.macAddress = macAddress;
@@ -368,12 +370,11 @@ public final class PacketPort implements FramePort
      * <p>
      * {@code SIOCGIFFLAGS} on the port's socket, so the interface is looked up in the socket's network namespace: up
      * means {@code IFF_UP} and {@code IFF_RUNNING} (carrier; a veth whose peer is down has none). If the kernel does
-     * not answer (the interface is gone), the link is down.
+     * not answer (the interface is gone), the link is down. The request holds the interface's name from the start (the
+     * kernel writes only the flags), so asking allocates nothing.
      */
     public boolean linkUp()
     {
-        flagsRequest.clear();
-        flagsRequest.setString(0, interfaceName, "US-ASCII");
         if (0 != LibC.ioctl(rxFd, LibC.SIOCGIFFLAGS, flagsRequest))
         {
             return false;
