@@ -369,41 +369,38 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             return;
         }
         final int[] egress = table.ports(route);
-        final int choice;
+        final int at;
         final int pathHint;
         if (1 == egress.length)
         {
-            choice = egress[0];
+            at = 0;
         }
         else if ((pathHint = parser.pathHint()) >= 0)
         {
-            choice = egress[pathHint % egress.length];
+            at = pathHint % egress.length;
         }
         else if (spray)
         {
             sprayCursor = sprayCursor + 1 == Integer.MAX_VALUE ? 0 : sprayCursor + 1;
-            choice = egress[sprayCursor % egress.length];
+            at = sprayCursor % egress.length;
         }
         else
         {
             final long mixed = flowId * 0x9E37_79B9_7F4A_7C15L;
-            choice = egress[(int)((mixed >>> 33) % egress.length)];
+            at = (int)((mixed >>> 33) % egress.length);
         }
-        ports[egress.length > 1 && !ports[choice].linkUp() ? upAlternative(egress, choice) : choice].queue()
+        final int choice = egress[at];
+        ports[ports[choice].linkUp() ? choice : upAlternative(egress, at)].queue()
             .enqueue(buffer, offset, length, priority, flowId);
     }
 
     /**
-     * The next equal-cost port after a chosen one whose link is down that has its link up, or the chosen one if none
-     * has.
+     * The next equal-cost port after the chosen one (whose link is down) that has its link up, or the chosen one if
+     * none has.
      */
-    private int upAlternative(final int[] egress, final int choice)
+    private int upAlternative(final int[] egress, final int at)
     {
-        int at = 0;
-        while (egress[at] != choice)
-        {
-            at++;
-        }
+        final int choice = egress[at];
         for (int step = 1; step < egress.length; step++)
         {
             final int candidate = egress[(at + step) % egress.length];

@@ -232,11 +232,21 @@ public final class AppProtocol
      */
     public static void writeFrame(final OutputStream out, final byte[] body) throws IOException
     {
-        final byte[] length = {
-            (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
-        out.write(length);
+        out.write(lengthOf(body));
         out.write(body);
         out.flush();
+    }
+
+    /**
+     * The length that starts a frame.
+     *
+     * @param body type and fields.
+     * @return its length, big-endian u32.
+     */
+    static byte[] lengthOf(final byte[] body)
+    {
+        return new byte[]{
+            (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length };
     }
 
     static void writeString(final DataOutputStream out, final String text) throws IOException

@@ -606,8 +606,7 @@ public final class AppServer implements AutoCloseable
             writingFrame = true;
             try
             {
-                out.write(new byte[]{
-                    (byte)(body.length >>> 24), (byte)(body.length >>> 16), (byte)(body.length >>> 8), (byte)body.length });
+                out.write(AppProtocol.lengthOf(body));
                 for (int offset = 0; offset < body.length; offset += WRITE_CHUNK_LENGTH)
                 {
                     out.write(body, offset, Math.min(WRITE_CHUNK_LENGTH, body.length - offset));
