@@ -11,7 +11,9 @@ import io.pfabric.controllerd.ControllerConfiguration;
 import io.pfabric.controllerd.ControllerDaemon;
 import io.pfabric.controllerd.syn.Metric;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -93,6 +95,9 @@ public final class ControllerdCommand implements Callable<Integer>
         description = "Netty transport of the control socket (default: ${DEFAULT-VALUE}).")
     String udpTransport;
 
+    @Mixin
+    CountersFileOptions countersFile = new CountersFileOptions();
+
     /**
      * {@inheritDoc}
      */
@@ -132,15 +137,26 @@ public final class ControllerdCommand implements Callable<Integer>
             ControlMode.SYN == controlMode ? String.format(Locale.ROOT, ", %s, slot %.2f us, batches of %d",
                 context.metric(), daemon.slotNs() / 1e3, context.batchSlots()) :
                 String.format(Locale.ROOT, ", every %.3f ms", context.intervalNs() / 1e6));
+        CountersFile counters = null;
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
             try
             {
+                if (countersFile.requested())
+                {
+                    final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+                    DaemonMetrics.bindController(daemon, registry);
+                    counters = countersFile.start(registry, err);
+                }
                 barrier.await();
             }
             finally
             {
                 daemon.close();
+                if (null != counters)
+                {
+                    counters.close();
+                }
             }
             err.printf(Locale.ROOT, "pfabric controllerd: stopped; %s%n", daemon.summary());
             err.flush();

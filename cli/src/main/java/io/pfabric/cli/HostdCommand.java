@@ -22,7 +22,9 @@ import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -31,6 +33,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -156,6 +159,14 @@ public final class HostdCommand implements Callable<Integer>
         description = "How long to wait for flows in flight after the last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Option(names = "--stay",
+        description = "With --workload: once this host's flows are done, keep receiving until SIGTERM, so that " +
+            "peers' flows to it still complete; the FCT log is written at the stop.")
+    boolean stay;
+
+    @Mixin
+    CountersFileOptions countersFile = new CountersFileOptions();
+
     /**
      * {@inheritDoc}
      */
@@ -225,6 +236,18 @@ public final class HostdCommand implements Callable<Integer>
                 "of silence%n", hostName, controlOptions.mode(), controlOptions.controller(),
                 daemon.control().localAddress(), controlSilence);
         }
+        final CountersFile counters;
+        try
+        {
+            counters = startCounters(daemon, err);
+        }
+        catch (final IOException ex)
+        {
+            daemon.close();
+            err.printf(Locale.ROOT, "pfabric hostd %s: cannot write --counters-file %s: %s%n", hostName,
+                countersFile.file, ex.getMessage());
+            return 1;
+        }
         if (measure)
         {
             measureBaseRtt(daemon, topology, linkRateBitsPerSec, err);
@@ -232,7 +255,11 @@ public final class HostdCommand implements Callable<Integer>
         }
         if (null != runner)
         {
-            return runWorkload(daemon, runner, trace, err);
+            return runWorkload(daemon, runner, trace, counters, err);
+        }
+        if (stay)
+        {
+            throw new IllegalArgumentException("--stay needs --workload");
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
@@ -251,6 +278,10 @@ public final class HostdCommand implements Callable<Integer>
                     current.close();
                 }
                 daemon.close();
+                if (null != counters)
+                {
+                    counters.close();
+                }
             }
             err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n",
                 hostName, daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
@@ -356,14 +387,31 @@ public final class HostdCommand implements Callable<Integer>
             hostName, DEFAULT_BASE_RTT_NS / 1e3);
     }
 
+    private CountersFile startCounters(final HostDaemon daemon, final PrintStream err) throws IOException
+    {
+        if (!countersFile.requested())
+        {
+            return null;
+        }
+        final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+        DaemonMetrics.bindHost(daemon, registry);
+        return countersFile.start(registry, err);
+    }
+
     private int runWorkload(final HostDaemon daemon, final WorkloadRunner runner,
-        final List<WorkloadTrace.FlowSpec> trace, final PrintStream err) throws IOException
+        final List<WorkloadTrace.FlowSpec> trace, final CountersFile counters, final PrintStream err)
+        throws IOException
     {
         final Path logPath = null != fctLog ? fctLog : Path.of("fct-" + hostName + ".csv");
         final long mine = trace.stream().filter(f -> f.sourceHost() == daemon.hostIndex(hostName)).count();
         err.printf(Locale.ROOT, "pfabric hostd %s: %s at load %.2f, %,d flows of the trace are this host's; FCT log " +
             "%s%n", hostName, workload, load, mine, logPath);
-        final GracefulStop stop = new GracefulStop(runner::stop, "hostd-stop");
+        final CountDownLatch released = new CountDownLatch(1);
+        final GracefulStop stop = new GracefulStop(() ->
+        {
+            runner.stop();
+            released.countDown();
+        }, "hostd-stop");
         try
         {
             final long completed;
@@ -371,6 +419,13 @@ public final class HostdCommand implements Callable<Integer>
             try
             {
                 completed = runner.run(daemon, trace, log, Quantities.parseNanos(grace));
+                if (stay)
+                {
+                    err.printf(Locale.ROOT, "pfabric hostd %s: workload done, %,d of %,d flows completed; " +
+                        "receiving until SIGTERM%n", hostName, completed, mine);
+                    err.flush();
+                    awaitUninterruptibly(released);
+                }
                 daemon.close();
                 runner.drain(daemon, log);
             }
@@ -387,7 +442,31 @@ public final class HostdCommand implements Callable<Integer>
         finally
         {
             daemon.close();
+            if (null != counters)
+            {
+                counters.close();
+            }
             stop.close();
+        }
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        boolean interrupted = false;
+        while (latch.getCount() > 0)
+        {
+            try
+            {
+                latch.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

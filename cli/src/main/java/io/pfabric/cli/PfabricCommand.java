@@ -19,7 +19,7 @@ import java.io.IOException;
     subcommands = {
         DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
         RecvCommand.class, TcpdCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class,
-        AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class,
+        AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class, SoakCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class },
     footerHeading = "%nAlso:%n",

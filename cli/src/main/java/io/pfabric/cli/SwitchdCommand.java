@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
@@ -11,6 +12,7 @@ import io.pfabric.common.config.SecretFiles;
 import io.pfabric.switchd.AdminServer;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.switchd.SwitchPort;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import org.agrona.concurrent.AgentRunner;
@@ -18,6 +20,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -80,6 +83,9 @@ public final class SwitchdCommand implements Callable<Integer>
             "127.0.0.1, e.g. 9464; a HOST off loopback needs --admin-token-file. See 'pfabric switchctl'.")
     String adminAddress;
 
+    @Mixin
+    CountersFileOptions countersFile = new CountersFileOptions();
+
     @Option(names = "--admin-token-file", paramLabel = "FILE",
         description = "The admin token (the file's text), which rate and discipline changes need as " +
             "'Authorization: Bearer TOKEN' ('pfabric switchctl --admin-token-file FILE' sends it). The file must be " +
@@ -123,6 +129,17 @@ public final class SwitchdCommand implements Callable<Integer>
             throw ex;
         }
         return opened[0];
+    }
+
+    private CountersFile startCounters(final SwitchDaemon daemon, final PrintStream err) throws IOException
+    {
+        if (!countersFile.requested())
+        {
+            return null;
+        }
+        final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+        SwitchMetrics.bind(daemon, registry);
+        return countersFile.start(registry, err);
     }
 
     /**
@@ -182,6 +199,21 @@ public final class SwitchdCommand implements Callable<Integer>
             err.println("pfabric switchd: cannot serve the admin interface on " + adminAddress + ": " + ex.getMessage());
             return 1;
         }
+        final CountersFile counters;
+        try
+        {
+            counters = startCounters(daemon, err);
+        }
+        catch (final IOException ex)
+        {
+            if (null != admin)
+            {
+                admin.close();
+            }
+            daemon.close();
+            err.println("pfabric switchd: cannot write --counters-file " + countersFile.file + ": " + ex.getMessage());
+            return 1;
+        }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
             final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
@@ -192,6 +224,10 @@ public final class SwitchdCommand implements Callable<Integer>
                 err.printf(Locale.ROOT, "pfabric switchd %s: the forwarder did not run within %d s%n", daemon.name(),
                     SERVING_PATIENCE_SECONDS);
                 runner.close();
+                if (null != counters)
+                {
+                    counters.close();
+                }
                 daemon.close();
                 return 1;
             }
@@ -226,6 +262,10 @@ public final class SwitchdCommand implements Callable<Integer>
                     port.counters().get(PortCounter.DROPPED_MALFORMED),
                     port.counters().get(PortCounter.DROPPED_NO_ROUTE),
                     port.counters().get(PortCounter.TRANSMIT_RETRIES));
+            }
+            if (null != counters)
+            {
+                counters.close();
             }
             daemon.close();
             err.printf("pfabric switchd %s: stopped%n", daemon.name());

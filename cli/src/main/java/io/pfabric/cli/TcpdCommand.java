@@ -9,7 +9,9 @@ import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -66,6 +68,9 @@ public final class TcpdCommand implements Callable<Integer>
         description = "How long to wait for flows after the last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Mixin
+    CountersFileOptions countersFile = new CountersFileOptions();
+
     /**
      * {@inheritDoc}
      */
@@ -106,8 +111,15 @@ public final class TcpdCommand implements Callable<Integer>
         try (TcpReplay replay = TcpReplay.start(namespace, addresses, self))
         {
             final GracefulStop stop = new GracefulStop(replay::stop, "tcpd-stop");
+            CountersFile counters = null;
             try
             {
+                if (countersFile.requested())
+                {
+                    final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+                    DaemonMetrics.bindTcp(hostName, replay, registry);
+                    counters = countersFile.start(registry, System.err);
+                }
                 replay.connect(pool);
                 final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
                 final int completed;
@@ -126,6 +138,10 @@ public final class TcpdCommand implements Callable<Integer>
             }
             finally
             {
+                if (null != counters)
+                {
+                    counters.close();
+                }
                 stop.close();
             }
         }

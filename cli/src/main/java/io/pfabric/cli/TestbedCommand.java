@@ -9,7 +9,11 @@ import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.switchd.SwitchMetrics;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -43,6 +47,22 @@ public final class TestbedCommand
     static Path stateDirectory()
     {
         return Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "testbed");
+    }
+
+    /**
+     * The command that runs {@code pfabric} in a new process as this one runs: this JVM's java, flags and class path.
+     *
+     * @return a mutable list to append the arguments to.
+     */
+    static List<String> thisJvm()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(PfabricCommand.class.getName());
+        return command;
     }
 
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
@@ -82,12 +102,7 @@ public final class TestbedCommand
             final Path topologyFile = state.resolve("topology.yaml");
             Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
             final NetnsFabric fabric = NetnsFabric.build(topology, PREFIX);
-            final List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command().orElse("java"));
-            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-            command.add("-cp");
-            command.add(System.getProperty("java.class.path"));
-            command.add(PfabricCommand.class.getName());
+            final List<String> command = thisJvm();
             command.add("testbed");
             command.add("switches");
             command.add(topologyFile.toString());
@@ -173,17 +188,39 @@ public final class TestbedCommand
         @Parameters(index = "0", paramLabel = "TOPOLOGY")
         Path topologyFile;
 
+        @Option(names = "--prefix", defaultValue = PREFIX, paramLabel = "NAME",
+            description = "Prefix of the fabric's namespaces (default: ${DEFAULT-VALUE}).")
+        String prefix;
+
+        @Mixin
+        CountersFileOptions countersFile = new CountersFileOptions();
+
         public Integer call() throws Exception
         {
             final Topology topology = TopologyParser.parse(topologyFile);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                FabricRunner runner = FabricRunner.start(NetnsFabric.existing(topology, PREFIX),
+                FabricRunner runner = FabricRunner.start(NetnsFabric.existing(topology, prefix),
                     SwitchDaemon.Overrides.NONE))
             {
+                CountersFile counters = null;
+                if (countersFile.requested())
+                {
+                    final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+                    for (final SwitchSpec spec : topology.switches())
+                    {
+                        SwitchMetrics.bind(runner.daemon(spec.name()), registry);
+                    }
+                    counters = countersFile.start(registry, System.err);
+                }
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");
                 barrier.await();
                 System.err.println("pfabric testbed: switches stopping");
+                runner.stopForwarding();
+                if (null != counters)
+                {
+                    counters.close();
+                }
             }
             return 0;
         }

@@ -112,6 +112,14 @@ public final class FabricRunner implements AutoCloseable
     }
 
     /**
+     * Stop forwarding, leaving the ports and their counters open until {@link #close()}.
+     */
+    public void stopForwarding()
+    {
+        runner.close();
+    }
+
+    /**
      * Stop forwarding and close every port.
      */
     public void close()

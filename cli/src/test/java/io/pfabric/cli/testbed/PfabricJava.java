@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * How a test runs {@code pfabric} in a child process without the launcher (which would rebuild inside the build):
  * this JVM's java with the launcher's flags and this JVM's class path, then {@code PfabricCommand}.
  */
-final class PfabricJava
+public final class PfabricJava
 {
     static final String MAIN_CLASS = "io.pfabric.cli.PfabricCommand";
     private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
@@ -29,7 +29,7 @@ final class PfabricJava
      *
      * @return java, its flags, the class path and the main class.
      */
-    static List<String> command()
+    public static List<String> command()
     {
         final List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());

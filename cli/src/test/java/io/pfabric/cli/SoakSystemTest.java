@@ -1,0 +1,57 @@
+package io.pfabric.cli;
+
+import io.pfabric.cli.testbed.PfabricJava;
+import io.pfabric.testsupport.RequiresNetns;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The soak for three minutes (root): web search at load 0.8 on leafspine:2x2x2 at 100 Mb/s, every daemon in its own
+ * process, sampled every 20 s. Every process's heap after GC, resident memory outside the heap, descriptors and
+ * threads stay flat within the bounds; every switch and link accounts for every frame; every flow completes; every
+ * process writes its final counters at SIGTERM.
+ */
+@RequiresNetns
+@Timeout(value = 8, unit = TimeUnit.MINUTES)
+class SoakSystemTest
+{
+    @TempDir
+    Path directory;
+
+    @Test
+    void threeMinutesOfWebSearchAtLoadPointEightLeaveEveryDaemonFlat() throws Exception
+    {
+        final Soak.Settings settings = new Soak.Settings("leafspine:2x2x2", 100_000_000L, "websearch", 0.8,
+            TimeUnit.MINUTES.toNanos(3), TimeUnit.SECONDS.toNanos(20), 1, "128m", TimeUnit.MINUTES.toNanos(2),
+            16_000_000L, 32_000_000L, 8, 4, directory, "pfsoak-t");
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final Soak.Result result = Soak.run(settings, PfabricJava.command(),
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
+        final String summary = Soak.summary(result, settings);
+
+        assertEquals(5, result.processes());
+        assertEquals(result.processes(), result.finalSnapshots(), summary);
+        assertTrue(result.traceFlows() > 1_000, summary);
+        assertEquals(result.traceFlows(), result.completedFlows(), summary);
+        assertEquals(4 + 8, result.identities().size(), summary);
+        result.identities().forEach(identity -> assertTrue(identity.holds(), () -> identity + "\n" + summary));
+        assertTrue(result.identities().get(0).received() > 100_000, summary);
+        assertEquals(20, result.growth().size(), summary);
+        result.growth().forEach(growth -> assertFalse(growth.grew(), () -> growth + "\n" + summary));
+        assertTrue(result.samples().size() >= 5 * 9, summary);
+        assertTrue(result.passed(), summary);
+        assertTrue(Files.readString(directory.resolve("summary.md")).contains("Passed"), summary);
+    }
+}
