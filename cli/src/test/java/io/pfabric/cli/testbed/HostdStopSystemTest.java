@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,8 +90,9 @@ class HostdStopSystemTest
         hostd("h2", receiverLog);
         Await.await(() -> PfabricJava.text(receiverLog).contains("application socket"), PATIENCE,
             () -> "h2 served its socket; its log:\n" + PfabricJava.text(receiverLog));
+        final Path counters = directory.resolve("h1.prom");
         final Process sender = hostd("h1", senderLog, "--workload", "websearch", "--load", "0.5", "--flows", "100000",
-            "--seed", "3", "--fct-log", fctLog.toString());
+            "--seed", "3", "--fct-log", fctLog.toString(), "--counters-file", counters.toString());
         final Path partial = FctLogWriter.partialOf(fctLog);
         Await.await(() -> size(partial) > FctLogWriter.HEADER.length() + 1, PATIENCE,
             () -> "h1 wrote rows of its workload's FCT log; its log:\n" + PfabricJava.text(senderLog));
@@ -106,5 +109,12 @@ class HostdStopSystemTest
         assertTrue(completed > 0 && rows.size() < 100_000, () -> rows.size() + " rows, " + completed + " complete");
         assertTrue(output.contains("done, " + String.format(java.util.Locale.ROOT, "%,d", completed) + " of "),
             () -> "the log holds the " + completed + " flows hostd says completed:\n" + output);
+        final String finalCounters = Files.readString(counters);
+        assertTrue(finalCounters.contains("pfabric_stopped 1.0"), finalCounters);
+        final Matcher started = Pattern.compile("pfabric_host_flows_started_total\\{host=\"h1\",?} (\\d+)")
+            .matcher(finalCounters);
+        assertTrue(started.find(), finalCounters);
+        assertTrue(Double.parseDouble(started.group(1)) >= rows.size(),
+            () -> "the final counters count at least the logged flows as started:\n" + finalCounters);
     }
 }

@@ -115,7 +115,7 @@ public final class PfabricJava
      * @return its exit status, or -1 if it had to be killed.
      * @throws InterruptedException if interrupted while waiting.
      */
-    static int terminate(final Process process, final long gracePeriodMs) throws InterruptedException
+    public static int terminate(final Process process, final long gracePeriodMs) throws InterruptedException
     {
         process.destroy();
         if (process.waitFor(gracePeriodMs, TimeUnit.MILLISECONDS))
@@ -134,7 +134,7 @@ public final class PfabricJava
      * @param file to read.
      * @return its text.
      */
-    static String text(final Path file)
+    public static String text(final Path file)
     {
         try
         {
