@@ -47,8 +47,8 @@ class FatTreeSimulatorTest
         assertEquals(2, fabric.coreLinksBetween(0, 8), "within pod 0: h1 and h9");
         assertEquals(4, fabric.coreLinksBetween(0, 9));
         assertEquals(0, fabric.coreLinksBetween(0, 2));
-        assertTrue(fabric.baseRttNs(0, 1) < fabric.baseRttNs(0, 3));
-        assertTrue(fabric.baseRttNs(0, 3) < fabric.baseRttNs(0, 9));
+        assertEquals(8_576, fabric.baseRttNs(0, 3), "within a pod: 2 switch links each way");
+        assertEquals(5_152, fabric.baseRttNs(0, 1), "under one edge switch");
         for (final int destination : new int[]{ 1, 3, 53 })
         {
             final FlowRecord record = runOne(fabric, 0, destination, 1_460, null).records()[0];
