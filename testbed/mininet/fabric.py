@@ -28,7 +28,7 @@ import pfabric_mn  # noqa: E402
 
 
 def topology(spec):
-    """star:N or leafspine:LxHxS -> a Mininet Topo of pfabric_mn."""
+    """star:N, leafspine:LxHxS or fattree:K -> a Mininet Topo of pfabric_mn."""
     star = re.fullmatch(r'star:(\d+)', spec)
     if star:
         return pfabric_mn.StarTopo(n=int(star.group(1)))
@@ -36,7 +36,10 @@ def topology(spec):
     if leaf_spine:
         leaves, hosts, spines = (int(g) for g in leaf_spine.groups())
         return pfabric_mn.LeafSpineTopo(leaves=leaves, hosts=hosts, spines=spines)
-    raise ValueError("--topo must be star:N or leafspine:LxHxS, not '%s'" % spec)
+    fat_tree = re.fullmatch(r'fattree:(\d+)', spec)
+    if fat_tree:
+        return pfabric_mn.FatTreeTopo(k=int(fat_tree.group(1)))
+    raise ValueError("--topo must be star:N, leafspine:LxHxS or fattree:K, not '%s'" % spec)
 
 
 def attach(net, prefix):
@@ -57,7 +60,7 @@ def detach(names):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    parser.add_argument('--topo', required=True, help='star:N or leafspine:LxHxS')
+    parser.add_argument('--topo', required=True, help='star:N, leafspine:LxHxS or fattree:K')
     parser.add_argument('--rate', default='100m', help='every link, e.g. 100m')
     parser.add_argument('--discipline', default='pfabric', help='pfabric, droptail, ecn or strict')
     parser.add_argument('--buffer', type=int, default=None, help='bytes per port')

@@ -1,5 +1,5 @@
 """pFabric in Mininet: a switch class that runs `pfabric switchd` on the switch's interfaces, a host class
-that runs `pfabric hostd`, and star and leaf-spine topologies.
+that runs `pfabric hostd`, and star, leaf-spine and fat-tree topologies.
 
 From the command line (as root, with the system python3 that Mininet is installed for):
 
@@ -373,6 +373,38 @@ class LeafSpineTopo(Topo):
                 self.addLink(leaf, spine)
 
 
+class FatTreeTopo(Topo):
+    """fattree,K: the three-tier fat-tree of K-port switches (K even): K pods of K/2 edge switches and K/2
+    aggregation switches, (K/2)^2 core switches, K/2 hosts per edge switch. Edge switches e1..e(K^2/2) and aggregation
+    switches a1..a(K^2/2) pod by pod, every edge switch linked to every aggregation switch of its pod; core switches
+    c1..c(K^2/4), the pod's a-th aggregation switch linked to c((a-1)K/2+1)..c(aK/2); hosts h1..h(K^3/4) edge switch by
+    edge switch, host i of edge switch j with IP 10.0.j.i and MAC 02:00:0a:00:jj:ii (the naming of
+    Topologies.fatTree)."""
+
+    def build(self, k=4, **_opts):
+        k = int(k)
+        if k < 2 or k % 2 or k > 22:
+            raise ValueError('fattree,K needs K even and 2 to 22, not %d' % k)
+        half = k // 2
+        edges = [self.addSwitch('e%d' % j, dpid='%x' % (0x1000 + j)) for j in range(1, k * half + 1)]
+        aggregations = [self.addSwitch('a%d' % j, dpid='%x' % (0x2000 + j)) for j in range(1, k * half + 1)]
+        cores = [self.addSwitch('c%d' % j, dpid='%x' % (0x3000 + j)) for j in range(1, half * half + 1)]
+        number = 0
+        for j, edge in enumerate(edges, start=1):
+            for i in range(1, half + 1):
+                number += 1
+                host = self.addHost('h%d' % number, cls=PfabricHost, ip='10.0.%d.%d/8' % (j, i),
+                                    mac='02:00:0a:00:%02x:%02x' % (j, i))
+                self.addLink(host, edge)
+            pod = (j - 1) // half
+            for aggregation in aggregations[pod * half:(pod + 1) * half]:
+                self.addLink(edge, aggregation)
+        for j, aggregation in enumerate(aggregations):
+            index_in_pod = j % half
+            for core in cores[index_in_pod * half:(index_in_pod + 1) * half]:
+                self.addLink(aggregation, core)
+
+
 switches = {'pfabric': PfabricSwitch}
 hosts = {'pfabric': PfabricHost}
-topos = {'star': StarTopo, 'leafspine': LeafSpineTopo}
+topos = {'star': StarTopo, 'leafspine': LeafSpineTopo, 'fattree': FatTreeTopo}

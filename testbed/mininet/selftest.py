@@ -4,7 +4,7 @@ every daemon with SIGTERM and check each exits cleanly.
 
 Run as root with the system python3 (Mininet's):
 
-    /usr/bin/python3 testbed/mininet/selftest.py [star,2 | leafspine,2,2,2]
+    /usr/bin/python3 testbed/mininet/selftest.py [star,2 | leafspine,2,2,2 | fattree,4]
 
 Exits 0 when every check passes, 1 with a message naming the failed check otherwise. Always stops the network and
 removes what it made (daemons, interfaces) before exiting. PFABRIC_CMD chooses how pfabric runs (see pfabric_mn.py).
@@ -43,7 +43,7 @@ def check(condition, message):
 def build_topo(spec):
     parts = spec.split(',')
     name, args = parts[0], [int(a) for a in parts[1:]]
-    check(name in pfabric_mn.topos, 'unknown topology %r; use star,N or leafspine,L,H,S' % spec)
+    check(name in pfabric_mn.topos, 'unknown topology %r; use star,N, leafspine,L,H,S or fattree,K' % spec)
     return pfabric_mn.topos[name](*args)
 
 

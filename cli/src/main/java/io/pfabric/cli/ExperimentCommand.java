@@ -50,7 +50,7 @@ public final class ExperimentCommand implements Callable<Integer>
     String testbed;
 
     @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
-        description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}).")
+        description = "star:N, leafspine:LxHxS or fattree:K (default: ${DEFAULT-VALUE}).")
     String topo;
 
     @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",

@@ -132,7 +132,7 @@ public final class SimCommand implements Callable<Integer>
             final boolean csv = OutputFormats.isCsv(format);
             final List<ResultsTable.Line> lines = runAll(options, loads, schemes, System.err);
             FctPlot.write(lines, String.format(Locale.ROOT, "simulated normalized FCT: %s on %s, %,d flows per " +
-                "point", options.workload, options.topo, options.flows), options.out.resolve("fct-vs-load.png"));
+                "point", options.workload, options.topo(), options.flows), options.out.resolve("fct-vs-load.png"));
             if (csv)
             {
                 ResultsTable.printCsv(System.out, lines, true);
@@ -191,7 +191,7 @@ public final class SimCommand implements Callable<Integer>
             {
                 run++;
                 progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
-                    scheme, label, trace.size(), options.topo);
+                    scheme, label, trace.size(), options.topo());
                 final SimRun.Outcome outcome = SimRun.run(fabric, settings, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +

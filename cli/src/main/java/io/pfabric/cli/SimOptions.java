@@ -14,30 +14,40 @@ import java.nio.file.Path;
  */
 final class SimOptions
 {
-    @Option(names = "--topo", defaultValue = "leafspine:9x16x4", paramLabel = "SPEC",
-        description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}, the paper's 144 hosts).")
+    @Option(names = "--preset", defaultValue = "paper", paramLabel = "paper|hotnets",
+        description = "The fabric and settings the other options start from (default: ${DEFAULT-VALUE}). paper: the " +
+            "pFabric paper's, leafspine:9x16x4, 10/40 Gb/s, 2.7 us host links, 0.2 us core links, 36 KB queues, the " +
+            "paper's settings. hotnets: the HotNets'12 paper's, fattree:6 (54 hosts), 10 Gb/s everywhere, 0.632 us " +
+            "host links and 0.2 us switch links (12.0 us base RTT across pods), 22.5 KB pFabric queues, pFabric's " +
+            "timeout 40 us, TCP's and DCTCP's minimum RTO 200 us. Any option given overrides its preset value.")
+    String preset;
+
+    @Option(names = "--topo", defaultValue = "", paramLabel = "SPEC",
+        description = "star:N, leafspine:LxHxS or fattree:K (default: the preset's; leafspine:9x16x4, the paper's " +
+            "144 hosts).")
     String topo;
 
-    @Option(names = "--edge-rate", defaultValue = "10g", paramLabel = "RATE",
-        description = "Host links (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--edge-rate", defaultValue = "", paramLabel = "RATE",
+        description = "Host links (default: the preset's, 10g).")
     String edgeRate;
 
-    @Option(names = "--core-rate", defaultValue = "40g", paramLabel = "RATE",
-        description = "Leaf-spine links (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--core-rate", defaultValue = "", paramLabel = "RATE",
+        description = "Switch-to-switch links (default: the preset's, 40g for paper, 10g for hotnets).")
     String coreRate;
 
-    @Option(names = "--edge-delay", defaultValue = "2.7us", paramLabel = "DURATION",
-        description = "One-way latency of a host link, the host's own included (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--edge-delay", defaultValue = "", paramLabel = "DURATION",
+        description = "One-way latency of a host link, the host's own included (default: the preset's, 2.7us for " +
+            "paper, 0.632us for hotnets).")
     String edgeDelay;
 
-    @Option(names = "--core-delay", defaultValue = "0.2us", paramLabel = "DURATION",
-        description = "One-way latency of a leaf-spine link (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--core-delay", defaultValue = "", paramLabel = "DURATION",
+        description = "One-way latency of a switch-to-switch link (default: the preset's, 0.2us).")
     String coreDelay;
 
-    @Option(names = "--buffer", defaultValue = "36000", paramLabel = "BYTES",
-        description = "Bytes per pFabric queue, switch ports and host NICs (default: ${DEFAULT-VALUE}); tcp and " +
-            "dctcp use 225,000-byte queues, as in the paper.")
-    long buffer;
+    @Option(names = "--buffer", defaultValue = "", paramLabel = "BYTES",
+        description = "Bytes per pFabric queue, switch ports and host NICs (default: the preset's, 36000 for paper, " +
+            "22500 for hotnets); tcp and dctcp use 225,000-byte queues, as in both papers.")
+    String buffer;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
@@ -87,13 +97,88 @@ final class SimOptions
     int windowCap;
 
     @Option(names = "--timeout", defaultValue = "", paramLabel = "DURATION",
-        description = "pFabric's fixed retransmission timeout, e.g. 45us (default: 3 base RTTs of the fabric's " +
-            "longest path; 45 us on the paper's fabric).")
+        description = "pFabric's fixed retransmission timeout, e.g. 45us (default: the preset's, 40 us for hotnets; " +
+            "else 3 base RTTs of the fabric's longest path, 45 us on the paper's fabric).")
     String timeout;
+
+    @Option(names = "--tcp-min-rto", defaultValue = "", paramLabel = "DURATION",
+        description = "TCP's and DCTCP's minimum (and initial) RTO (default: the preset's, 200 us for hotnets; " +
+            "else 200 us on the paper's fabric, 200 us x R / R(paper) on another).")
+    String tcpMinRto;
+
+    @Option(names = "--dctcp-k", defaultValue = "0", paramLabel = "BYTES",
+        description = "DCTCP's marking threshold K (default: 15 full frames on the paper's fabric, 15 frames x " +
+            "B / B(paper) on another).")
+    long dctcpK;
+
+    /**
+     * The values a preset gives the options left empty.
+     *
+     * @param topo        the shape.
+     * @param edgeRate    host links.
+     * @param coreRate    switch-to-switch links.
+     * @param edgeDelay   host links' one-way latency.
+     * @param coreDelay   switch-to-switch links' one-way latency.
+     * @param buffer      pFabric queues' bytes.
+     * @param timeout     pFabric's timeout, or empty to derive it.
+     * @param tcpMinRto   TCP's and DCTCP's minimum RTO, or empty to derive it.
+     */
+    record Preset(String topo, String edgeRate, String coreRate, String edgeDelay, String coreDelay, String buffer,
+        String timeout, String tcpMinRto)
+    {
+        /**
+         * The pFabric paper's fabric; its settings follow from it.
+         */
+        static final Preset PAPER = new Preset("leafspine:9x16x4", "10g", "40g", "2.7us", "0.2us", "36000", "", "");
+
+        /**
+         * The HotNets'12 paper's fat-tree and its timeouts.
+         */
+        static final Preset HOTNETS = new Preset("fattree:6", "10g", "10g", "0.632us", "0.2us", "22500", "40us",
+            "200us");
+
+        static Preset named(final String name)
+        {
+            return switch (name)
+            {
+                case "paper" -> PAPER;
+                case "hotnets" -> HOTNETS;
+                default -> throw new IllegalArgumentException("--preset must be paper or hotnets, not '" + name + "'");
+            };
+        }
+    }
+
+    private static long bytes(final String option, final String text)
+    {
+        try
+        {
+            return Long.parseLong(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(option + " takes a whole number of bytes, not '" + text + "'", ex);
+        }
+    }
+
+    private static String or(final String given, final String preset)
+    {
+        return given.isEmpty() ? preset : given;
+    }
+
+    /**
+     * The fabric's shape, as given or as the preset has it.
+     *
+     * @return such as {@code fattree:6}.
+     */
+    String topo()
+    {
+        return or(topo, Preset.named(preset).topo());
+    }
 
     /**
      * The schemes' settings on the fabric: the paper's on the paper's fabric, else derived from it
-     * ({@link SimSettings#forFabric}), with pFabric's window, cap and timeout as given.
+     * ({@link SimSettings#forFabric}), with pFabric's window, cap and timeout and TCP's minimum RTO and DCTCP's K as
+     * given or as the preset has them.
      *
      * @param fabric the fabric the options describe.
      * @return the settings.
@@ -104,12 +189,24 @@ final class SimOptions
         {
             throw new IllegalArgumentException("--window and --window-cap must be positive");
         }
-        final long timeoutNs = timeout.isEmpty() ? 0 : Quantities.parseNanos(timeout);
-        if (!timeout.isEmpty() && timeoutNs <= 0)
+        final Preset values = Preset.named(preset);
+        final String timeoutText = or(timeout, values.timeout());
+        final long timeoutNs = timeoutText.isEmpty() ? 0 : Quantities.parseNanos(timeoutText);
+        if (!timeoutText.isEmpty() && timeoutNs <= 0)
         {
             throw new IllegalArgumentException("--timeout must be positive");
         }
-        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs);
+        final String minRtoText = or(tcpMinRto, values.tcpMinRto());
+        final long minRtoNs = minRtoText.isEmpty() ? 0 : Quantities.parseNanos(minRtoText);
+        if (!minRtoText.isEmpty() && minRtoNs <= 0)
+        {
+            throw new IllegalArgumentException("--tcp-min-rto must be positive");
+        }
+        if (dctcpK < 0)
+        {
+            throw new IllegalArgumentException("--dctcp-k must be positive");
+        }
+        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK);
     }
 
     /**
@@ -119,12 +216,14 @@ final class SimOptions
      */
     SimFabric fabric()
     {
-        final long edge = Rates.parseBitsPerSec(edgeRate);
-        final long core = Rates.parseBitsPerSec(coreRate);
-        final long edgeDelayNs = Quantities.parseNanos(edgeDelay);
-        final long coreDelayNs = Quantities.parseNanos(coreDelay);
-        final TopologySpec shape = TopologySpec.parse(topo);
+        final Preset values = Preset.named(preset);
+        final long edge = Rates.parseBitsPerSec(or(edgeRate, values.edgeRate()));
+        final long core = Rates.parseBitsPerSec(or(coreRate, values.coreRate()));
+        final long edgeDelayNs = Quantities.parseNanos(or(edgeDelay, values.edgeDelay()));
+        final long coreDelayNs = Quantities.parseNanos(or(coreDelay, values.coreDelay()));
+        final long bufferLength = bytes("--buffer", or(buffer, values.buffer()));
+        final TopologySpec shape = TopologySpec.parse(topo());
         return new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core, edgeDelayNs,
-            coreDelayNs, buffer, "pfabric");
+            coreDelayNs, bufferLength, "pfabric", shape.pods());
     }
 }

@@ -101,7 +101,7 @@ final class SyncSweep
                         run++;
                         progress.printf(Locale.ROOT, "sim: run %d of %d: %s, %s traffic, %s packets, load %.2f, " +
                             "%,d flows on %s%n", run, runs, scheme, traffic.label(), mix.label(), load, trace.size(),
-                            options.topo);
+                            options.topo());
                         final SyncRun.Metrics metrics = SyncRun.run(fabric, scheme, trace, mix, options.seed, delayNs,
                             intervalNs, options.out.resolve("fct-" + scheme + "-" + label + ".csv"));
                         progress.printf(Locale.ROOT, "sim: %.1f s wall, %,d events, %,d dropped, %d incomplete%n",
@@ -113,7 +113,7 @@ final class SyncSweep
                 {
                     plot(rows, traffic.label(), mix.label(), String.format(Locale.ROOT,
                         "%s traffic, %s packets, %s, %,d flows per point, control delay %.3f us",
-                        traffic.label(), mix.label(), options.topo, options.flows, delayNs / 1e3),
+                        traffic.label(), mix.label(), options.topo(), options.flows, delayNs / 1e3),
                         options.out.resolve("sync-" + traffic.label() + "-" + mix.label() + ".png"));
                 }
             }

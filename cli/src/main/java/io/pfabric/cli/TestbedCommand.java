@@ -77,7 +77,8 @@ public final class TestbedCommand
         description = "Make the namespaces and links of a topology and start its switches in the background.")
     static final class Up implements Callable<Integer>
     {
-        @Option(names = "--topo", required = true, paramLabel = "SPEC", description = "star:N or leafspine:LxHxS.")
+        @Option(names = "--topo", required = true, paramLabel = "SPEC",
+            description = "star:N, leafspine:LxHxS or fattree:K (docs/topology.md).")
         String spec;
 
         @Option(names = "--rate", defaultValue = "1g", paramLabel = "RATE",

@@ -629,7 +629,7 @@ public final class Experiment
         final TopologySpec shape = TopologySpec.parse(settings.topologySpec());
         final long rate = settings.rateBitsPerSec();
         return new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), rate, rate, 0, 0,
-            DisciplineKind.PFABRIC.defaultCapacityLength(), "pfabric")
+            DisciplineKind.PFABRIC.defaultCapacityLength(), "pfabric", shape.pods())
             .withBaseRtts(shape.hostsPerLeaf() > 1 ? rtts.nanos(0, 1) : rtts.maxNs(), rtts.maxNs());
     }
 

@@ -39,7 +39,7 @@ final class MininetTestbed implements EmulatedFabric.Testbed
     /**
      * A testbed.
      *
-     * @param topologySpec   {@code star:N} or {@code leafspine:LxHxS}.
+     * @param topologySpec   {@code star:N}, {@code leafspine:LxHxS} or {@code fattree:K}.
      * @param rateBitsPerSec every link's rate.
      * @param prefix         of the attached namespace names.
      * @param logDirectory   where Mininet's and the switches' output goes.

@@ -6,7 +6,8 @@ import java.util.Arrays;
 
 /**
  * Queue occupancy sampled on virtual time while a run lasts: one port's bytes every period, and every port's bytes
- * summed by tier (host NICs, leaves, spines) every period. The simulator schedules the samples.
+ * summed by tier (host NICs, leaves, the switches above the leaves: spines, or a fat-tree's aggregation and core
+ * switches) every period. The simulator schedules the samples.
  */
 final class QueueSampler
 {
@@ -18,12 +19,22 @@ final class QueueSampler
     private int sampleCount;
     private long tierPeriodNs;
     private final double[] tierByteSums = new double[3];
+    private final int[] tierPorts = new int[3];
     private long tierSamples;
 
     QueueSampler(final SimFabric fabric, final SimSwitch[] switches)
     {
         this.fabric = fabric;
         this.switches = switches;
+        for (int s = 0; s < switches.length; s++)
+        {
+            tierPorts[tierOf(s)] += switches[s].ports.length;
+        }
+    }
+
+    private int tierOf(final int switchIndex)
+    {
+        return switchIndex == switches.length - 1 ? 0 : switchIndex < fabric.leaves() ? 1 : 2;
     }
 
     void sampleQueue(final QueueDiscipline queue, final long periodNs)
@@ -78,7 +89,7 @@ final class QueueSampler
         tierSamples++;
         for (int s = 0; s < switches.length; s++)
         {
-            final int tier = s == switches.length - 1 ? 0 : s < fabric.leaves() ? 1 : 2;
+            final int tier = tierOf(s);
             for (final SimPort port : switches[s].ports)
             {
                 tierByteSums[tier] += port.queue.byteCount();
@@ -88,8 +99,7 @@ final class QueueSampler
 
     double meanTierQueueBytes(final int tier)
     {
-        final int ports = 0 == tier ? fabric.hosts() : 1 == tier ?
-            fabric.leaves() * (fabric.hostsPerLeaf() + fabric.spines()) : fabric.spines() * fabric.leaves();
+        final int ports = tierPorts[tier];
         return 0 == tierSamples || 0 == ports ? 0 : tierByteSums[tier] / tierSamples / ports;
     }
 }

@@ -5,19 +5,25 @@ import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.dataplane.pacer.EgressPacer;
 
 /**
- * The simulated fabric's shape and physics: a two-tier leaf-spine (a star is one leaf and no spine), each host on
- * its leaf by an edge link, each leaf linked to each spine by a core link, and every egress port of every switch a
- * queue of one discipline.
+ * The simulated fabric's shape and physics: a two-tier leaf-spine (a star is one leaf and no spine) or a three-tier
+ * fat-tree, each host on its leaf by an edge link, switches linked by core links, and every egress port of every
+ * switch a queue of one discipline.
+ * <p>
+ * A fat-tree of K-port switches ({@code pods} = K) has K<sup>2</sup>/2 leaves (its edge switches) of K/2 hosts,
+ * K<sup>2</sup>/2 aggregation switches, K/2 per pod, and (K/2)<sup>2</sup> spines (its core switches); each edge
+ * switch is linked to every aggregation switch of its pod, and the a-th aggregation switch of every pod to the core
+ * switches a(K/2) to a(K/2) + K/2 - 1 (counting from 0), as {@code Topologies.fatTree} wires it.
  *
- * @param leaves           leaf switches.
+ * @param leaves           leaf (edge) switches.
  * @param hostsPerLeaf     hosts under each leaf.
- * @param spines           spine switches; 0 for a star (then leaves must be 1).
+ * @param spines           spine (core) switches; 0 for a star (then leaves must be 1).
  * @param edgeRateBitsPerSec host links.
- * @param coreRateBitsPerSec leaf-spine links.
+ * @param coreRateBitsPerSec switch-to-switch links.
  * @param edgeDelayNs      one-way latency of an edge link, the host's own delay included.
  * @param coreDelayNs      one-way latency of a core link.
  * @param bufferLength     bytes of every switch port's queue.
  * @param discipline       every switch port's queue discipline: pfabric, droptail, ecn or strict.
+ * @param pods             K for a fat-tree, 0 for a leaf-spine or a star.
  */
 public record SimFabric(
     int leaves,
@@ -28,7 +34,8 @@ public record SimFabric(
     long edgeDelayNs,
     long coreDelayNs,
     long bufferLength,
-    String discipline)
+    String discipline,
+    int pods)
 {
     /**
      * Checks the shape.
@@ -40,11 +47,87 @@ public record SimFabric(
             throw new IllegalArgumentException("need at least one leaf and one host per leaf, and spines unless " +
                 "there is a single leaf: " + leaves + "x" + hostsPerLeaf + "x" + spines);
         }
+        if (pods < 0 || (pods > 0 && (0 != pods % 2 || leaves != pods * (pods / 2) || hostsPerLeaf != pods / 2 ||
+            spines != (pods / 2) * (pods / 2))))
+        {
+            throw new IllegalArgumentException("a fat-tree of K-port switches has K even, K^2/2 leaves of K/2 hosts " +
+                "and (K/2)^2 spines: K " + pods + ", " + leaves + "x" + hostsPerLeaf + "x" + spines);
+        }
         if (edgeRateBitsPerSec <= 0 || (spines > 0 && coreRateBitsPerSec <= 0) || edgeDelayNs < 0 ||
             coreDelayNs < 0 || bufferLength <= 0)
         {
             throw new IllegalArgumentException("rates and buffers must be positive, delays not negative");
         }
+    }
+
+    /**
+     * A leaf-spine or a star.
+     *
+     * @param leaves             leaf switches.
+     * @param hostsPerLeaf       hosts under each leaf.
+     * @param spines             spine switches; 0 for a star (then leaves must be 1).
+     * @param edgeRateBitsPerSec host links.
+     * @param coreRateBitsPerSec leaf-spine links.
+     * @param edgeDelayNs        one-way latency of an edge link, the host's own delay included.
+     * @param coreDelayNs        one-way latency of a core link.
+     * @param bufferLength       bytes of every switch port's queue.
+     * @param discipline         every switch port's queue discipline: pfabric, droptail, ecn or strict.
+     */
+    public SimFabric(
+        final int leaves,
+        final int hostsPerLeaf,
+        final int spines,
+        final long edgeRateBitsPerSec,
+        final long coreRateBitsPerSec,
+        final long edgeDelayNs,
+        final long coreDelayNs,
+        final long bufferLength,
+        final String discipline)
+    {
+        this(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs, coreDelayNs,
+            bufferLength, discipline, 0);
+    }
+
+    /**
+     * The fat-tree of K-port switches.
+     *
+     * @param k                  ports per switch, even, at least 2.
+     * @param edgeRateBitsPerSec host links.
+     * @param coreRateBitsPerSec switch-to-switch links.
+     * @param edgeDelayNs        one-way latency of an edge link, the host's own delay included.
+     * @param coreDelayNs        one-way latency of a switch-to-switch link.
+     * @param bufferLength       bytes of every switch port's queue.
+     * @param discipline         every switch port's queue discipline.
+     * @return the fabric.
+     */
+    public static SimFabric fatTree(
+        final int k,
+        final long edgeRateBitsPerSec,
+        final long coreRateBitsPerSec,
+        final long edgeDelayNs,
+        final long coreDelayNs,
+        final long bufferLength,
+        final String discipline)
+    {
+        if (k < 2 || 0 != k % 2)
+        {
+            throw new IllegalArgumentException("a fat-tree's K must be even and at least 2, not " + k);
+        }
+        return new SimFabric(k * (k / 2), k / 2, (k / 2) * (k / 2), edgeRateBitsPerSec, coreRateBitsPerSec,
+            edgeDelayNs, coreDelayNs, bufferLength, discipline, k);
+    }
+
+    /**
+     * The fabric of the HotNets'12 paper ("Deconstructing Datacenter Packet Transport"): the fat-tree of 6-port
+     * switches, 54 hosts, 10 Gb/s links everywhere, 22.5 KB pFabric queues, and link delays that make the base RTT
+     * across pods (6 links each way) 12.0 us: 0.632 us on host links and 0.2 us on switch-to-switch links, on top of
+     * 7.87 us of store-and-forward serialization of a full segment and its ACK.
+     *
+     * @return the fabric.
+     */
+    public static SimFabric hotNets()
+    {
+        return fatTree(6, 10_000_000_000L, 10_000_000_000L, 632, 200, 22_500, "pfabric");
     }
 
     /**
@@ -59,7 +142,7 @@ public record SimFabric(
     }
 
     /**
-     * The same fabric with another shape.
+     * The same fabric with another leaf-spine shape.
      *
      * @param newLeaves       leaf switches.
      * @param newHostsPerLeaf hosts under each.
@@ -82,24 +165,26 @@ public record SimFabric(
     public SimFabric withQueues(final String newDiscipline, final long newBufferLength)
     {
         return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs,
-            coreDelayNs, newBufferLength, newDiscipline);
+            coreDelayNs, newBufferLength, newDiscipline, pods);
     }
 
     /**
      * The same fabric with link delays that give it measured base RTTs (an emulated fabric's, whose latency is mostly
      * in its hosts' and switches' software): the edge links' from the round trip under one leaf, the core links' from
-     * the rest of the round trip across a spine. A fabric of one host per leaf has no round trip under a leaf; its
-     * edge and core links then share the delay. A measured RTT below what the rates alone give leaves the delay 0.
+     * the rest of the round trip across the fabric's longest path (a spine, or a fat-tree's core). A fabric of one host
+     * per leaf has no round trip under a leaf; its edge and core links then share the delay. A measured RTT below what
+     * the rates alone give leaves the delay 0.
      *
      * @param sameLeafRttNs     the base RTT between two hosts of a leaf (ignored with one host per leaf).
-     * @param acrossLeavesRttNs the base RTT across a spine (ignored without spines).
+     * @param acrossLeavesRttNs the base RTT of the longest path (ignored without spines).
      * @return the fabric.
      */
     public SimFabric withBaseRtts(final long sameLeafRttNs, final long acrossLeavesRttNs)
     {
         final SimFabric idle = new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, 0,
-            0, bufferLength, discipline);
+            0, bufferLength, discipline, pods);
         final int last = hosts() - 1;
+        final int coreTraversals = 2 * coreLinksBetween(0, last);
         long edgeNs = 0;
         long coreNs = 0;
         if (hostsPerLeaf > 1)
@@ -107,16 +192,76 @@ public record SimFabric(
             edgeNs = Math.max(0, (sameLeafRttNs - idle.baseRttNs(0, 1)) / 4);
             if (spines > 0)
             {
-                coreNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last) - 4 * edgeNs) / 4);
+                coreNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last) - 4 * edgeNs) / coreTraversals);
             }
         }
         else if (spines > 0)
         {
-            edgeNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last)) / 8);
+            edgeNs = Math.max(0, (acrossLeavesRttNs - idle.baseRttNs(0, last)) / (4 + coreTraversals));
             coreNs = edgeNs;
         }
         return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeNs, coreNs,
-            bufferLength, discipline);
+            bufferLength, discipline, pods);
+    }
+
+    /**
+     * Whether this is a fat-tree.
+     *
+     * @return true if {@link #pods()} is K.
+     */
+    public boolean isFatTree()
+    {
+        return pods > 0;
+    }
+
+    /**
+     * A fat-tree's aggregation switches: K/2 in each of its K pods.
+     *
+     * @return the count; 0 for a leaf-spine or a star.
+     */
+    public int aggregations()
+    {
+        return isFatTree() ? leaves : 0;
+    }
+
+    /**
+     * The uplinks of a leaf: one to each spine, or a fat-tree edge switch's K/2 to its pod's aggregation switches.
+     *
+     * @return the count.
+     */
+    public int leafUplinks()
+    {
+        return isFatTree() ? hostsPerLeaf : spines;
+    }
+
+    /**
+     * The pod a leaf belongs to in a fat-tree.
+     *
+     * @param leaf the leaf's index.
+     * @return the pod's index; the leaf's own index in a two-tier fabric.
+     */
+    public int podOfLeaf(final int leaf)
+    {
+        return isFatTree() ? leaf / (pods / 2) : leaf;
+    }
+
+    /**
+     * Switch-to-switch links a packet crosses from one host to another, one way: none under one leaf, 2 across a
+     * spine or within a fat-tree's pod, 4 between pods.
+     *
+     * @param source      host index.
+     * @param destination host index.
+     * @return the count.
+     */
+    public int coreLinksBetween(final int source, final int destination)
+    {
+        final int sourceLeaf = leafOf(source);
+        final int destinationLeaf = leafOf(destination);
+        if (sourceLeaf == destinationLeaf)
+        {
+            return 0;
+        }
+        return !isFatTree() || podOfLeaf(sourceLeaf) == podOfLeaf(destinationLeaf) ? 2 : 4;
     }
 
     /**
@@ -166,10 +311,11 @@ public record SimFabric(
         final int ack = Simulator.FRAME_OVERHEAD + PfabricHeaderFlyweight.HEADER_LENGTH;
         final EgressPacer edge = new EgressPacer(edgeRateBitsPerSec, 1);
         long rtt = 2 * (edge.wireTimeNs(data) + edge.wireTimeNs(ack)) + 4 * edgeDelayNs;
-        if (leafOf(source) != leafOf(destination))
+        final int coreLinks = coreLinksBetween(source, destination);
+        if (coreLinks > 0)
         {
             final EgressPacer core = new EgressPacer(coreRateBitsPerSec, 1);
-            rtt += 2 * (core.wireTimeNs(data) + core.wireTimeNs(ack)) + 4 * coreDelayNs;
+            rtt += coreLinks * (core.wireTimeNs(data) + core.wireTimeNs(ack)) + 2L * coreLinks * coreDelayNs;
         }
         return rtt;
     }

@@ -87,7 +87,7 @@ public record SimSettings(
 
     /**
      * Whether a fabric is the paper's in everything but its shape and queues: host and core rates, link delays,
-     * buffer, and spines.
+     * buffer, and spines (a leaf-spine, not a fat-tree).
      *
      * @param fabric the fabric.
      * @return true if it is.
@@ -95,7 +95,7 @@ public record SimSettings(
     public static boolean isPapersFabric(final SimFabric fabric)
     {
         final SimFabric paper = SimFabric.paper();
-        return fabric.spines() > 0 && fabric.edgeRateBitsPerSec() == paper.edgeRateBitsPerSec() &&
+        return fabric.spines() > 0 && !fabric.isFatTree() && fabric.edgeRateBitsPerSec() == paper.edgeRateBitsPerSec() &&
             fabric.coreRateBitsPerSec() == paper.coreRateBitsPerSec() && fabric.edgeDelayNs() == paper.edgeDelayNs() &&
             fabric.coreDelayNs() == paper.coreDelayNs() && fabric.bufferLength() == paper.bufferLength();
     }
@@ -134,6 +134,23 @@ public record SimSettings(
             p.segmentsPerAck());
         return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength,
             origin + ", pfabric's overridden");
+    }
+
+    /**
+     * The same settings with TCP's and DCTCP's minimum RTO or DCTCP's marking threshold given by the user.
+     *
+     * @param minRtoNs        the minimum (and initial) RTO, or 0 to keep it.
+     * @param thresholdLength K in bytes, or 0 to keep it.
+     * @return the settings.
+     */
+    public SimSettings withTcp(final long minRtoNs, final long thresholdLength)
+    {
+        if (0 == minRtoNs && 0 == thresholdLength)
+        {
+            return this;
+        }
+        return new SimSettings(baseRttNs, pfabric, 0 == minRtoNs ? tcpMinRtoNs : minRtoNs,
+            0 == thresholdLength ? ecnThresholdLength : thresholdLength, origin + ", tcp's overridden");
     }
 
     /**

@@ -21,11 +21,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A packet-level discrete-event simulation of a leaf-spine fabric on virtual nanoseconds that runs the project's own
- * code: every host is hostd's {@link HostTransport} (its window, timeouts, SACK, probe mode, SRPT scheduler and NIC
+ * A packet-level discrete-event simulation of a leaf-spine or fat-tree fabric on virtual nanoseconds that runs the
+ * project's own code: every host is hostd's {@link HostTransport} (its window, timeouts, SACK, probe mode, SRPT scheduler and NIC
  * pacer) on a virtual clock, and every switch port is switchd's {@link QueueDiscipline} drained at its line rate by
  * switchd's {@link EgressPacer}. Links are store-and-forward with a rate and a one-way delay; a leaf sprays each
- * packet for another leaf over a uniformly random spine (seeded, so a run is deterministic).
+ * packet for another leaf over a uniformly random spine, and a fat-tree's edge and aggregation switches each packet
+ * going up over a uniformly random uplink (seeded, so a run is deterministic).
  * <p>
  * A packet on the wire is what hostd's raw IPv4 mode sends: Ethernet and IPv4 headers (34 bytes), the pFabric
  * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
@@ -227,7 +228,7 @@ public final class Simulator
         storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
         handleOffsetInStored = PacketPool.HANDLE_OFFSET - storedOffset;
         hosts = new SimHost[fabric.hosts()];
-        switches = new SimSwitch[fabric.leaves() + fabric.spines() + 1];
+        switches = new SimSwitch[fabric.leaves() + fabric.aggregations() + fabric.spines() + 1];
         final SimSwitch nics = new SimSwitch(fabric.hosts());
         for (int h = 0; h < hosts.length; h++)
         {
@@ -235,6 +236,19 @@ public final class Simulator
             nics.ports[h] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false, fabric.leafOf(h));
         }
         switches[switches.length - 1] = nics;
+        if (fabric.isFatTree())
+        {
+            buildFatTree(kind);
+        }
+        else
+        {
+            buildLeafSpine(kind);
+        }
+        sampler = new QueueSampler(fabric, switches);
+    }
+
+    private void buildLeafSpine(final DisciplineKind kind)
+    {
         for (int leaf = 0; leaf < fabric.leaves(); leaf++)
         {
             final SimSwitch sw = new SimSwitch(fabric.hostsPerLeaf() + fabric.spines());
@@ -259,7 +273,53 @@ public final class Simulator
             }
             switches[fabric.leaves() + s] = sw;
         }
-        sampler = new QueueSampler(fabric, switches);
+    }
+
+    /**
+     * Edge switches first, then aggregation switches, then core switches, each pod's together. An edge or aggregation
+     * switch has its K/2 ports down, then its K/2 ports up; the a-th uplink of an edge switch leads to its pod's a-th
+     * aggregation switch, the c-th uplink of a pod's a-th aggregation switch to core switch a(K/2) + c; core port p
+     * leads down to pod p.
+     */
+    private void buildFatTree(final DisciplineKind kind)
+    {
+        final int half = fabric.hostsPerLeaf();
+        final int firstAggregation = fabric.leaves();
+        final int firstCore = firstAggregation + fabric.aggregations();
+        final long coreRate = fabric.coreRateBitsPerSec();
+        final long coreDelayNs = fabric.coreDelayNs();
+        for (int edge = 0; edge < fabric.leaves(); edge++)
+        {
+            final int pod = edge / half;
+            final SimSwitch sw = new SimSwitch(2 * half);
+            for (int i = 0; i < half; i++)
+            {
+                sw.ports[i] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), true, edge * half + i);
+                sw.ports[half + i] = port(kind, coreRate, coreDelayNs, false, firstAggregation + pod * half + i);
+            }
+            switches[edge] = sw;
+        }
+        for (int aggregation = 0; aggregation < fabric.aggregations(); aggregation++)
+        {
+            final int pod = aggregation / half;
+            final int indexInPod = aggregation % half;
+            final SimSwitch sw = new SimSwitch(2 * half);
+            for (int i = 0; i < half; i++)
+            {
+                sw.ports[i] = port(kind, coreRate, coreDelayNs, false, pod * half + i);
+                sw.ports[half + i] = port(kind, coreRate, coreDelayNs, false, firstCore + indexInPod * half + i);
+            }
+            switches[firstAggregation + aggregation] = sw;
+        }
+        for (int core = 0; core < fabric.spines(); core++)
+        {
+            final SimSwitch sw = new SimSwitch(fabric.pods());
+            for (int pod = 0; pod < fabric.pods(); pod++)
+            {
+                sw.ports[pod] = port(kind, coreRate, coreDelayNs, false, firstAggregation + pod * half + core / half);
+            }
+            switches[firstCore + core] = sw;
+        }
     }
 
     private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
@@ -623,7 +683,9 @@ public final class Simulator
 
     /**
      * A switch port's queue, for counters: leaves first, then spines, then one more holding the hosts' NICs by host
-     * index; a leaf's host ports first, then its uplinks.
+     * index; a leaf's host ports first, then its uplinks. In a fat-tree: edge switches (the leaves), then aggregation
+     * switches, then core switches (the spines), then the NICs; an edge or aggregation switch's ports down first, then
+     * its uplinks, and a core switch's port p down to pod p.
      *
      * @param switchIndex the switch.
      * @param port        the port.
@@ -681,7 +743,11 @@ public final class Simulator
         final int destination = packets.destination(packet);
         final int leafOfDestination = fabric.leafOf(destination);
         final int port;
-        if (switchIndex < fabric.leaves())
+        if (fabric.isFatTree())
+        {
+            port = fatTreePort(switchIndex, destination, leafOfDestination, packets.pathHint(packet));
+        }
+        else if (switchIndex < fabric.leaves())
         {
             final int hint = packets.pathHint(packet);
             port = switchIndex == leafOfDestination ? destination % fabric.hostsPerLeaf() :
@@ -692,6 +758,28 @@ public final class Simulator
             port = leafOfDestination;
         }
         offer(switchIndex, port, packet);
+    }
+
+    /**
+     * A fat-tree switch's port toward a host: down when the host is below it, else one of its K/2 uplinks, uniformly
+     * at random (or the one that leads to the core switch a path hint names).
+     */
+    private int fatTreePort(final int switchIndex, final int destination, final int leafOfDestination, final int hint)
+    {
+        final int half = fabric.hostsPerLeaf();
+        final int firstCore = fabric.leaves() + fabric.aggregations();
+        if (switchIndex < fabric.leaves())
+        {
+            return switchIndex == leafOfDestination ? destination % half :
+                half + (hint >= 0 ? (hint / half) % half : random.nextInt(half));
+        }
+        if (switchIndex < firstCore)
+        {
+            final int aggregation = switchIndex - fabric.leaves();
+            return aggregation / half == leafOfDestination / half ? leafOfDestination % half :
+                half + (hint >= 0 ? hint % half : random.nextInt(half));
+        }
+        return leafOfDestination / half;
     }
 
     private void offer(final int switchIndex, final int portIndex, final int packet)

@@ -65,9 +65,15 @@ public final class SynControl implements SimControl
      * @param fabric  the simulated fabric.
      * @param metric  OCF, SRJF or MMF.
      * @param delayNs one-way control delay, host to controller and back.
+     * @throws IllegalArgumentException on a fat-tree.
      */
     public SynControl(final SimFabric fabric, final Metric metric, final long delayNs)
     {
+        if (fabric.isFatTree())
+        {
+            throw new IllegalArgumentException("SYN's path assignment colours leaf-spine paths; it does not run on a " +
+                "fat-tree");
+        }
         this.hostCount = fabric.hosts();
         this.spines = fabric.spines();
         final EgressPacer edge = new EgressPacer(fabric.edgeRateBitsPerSec(), 1);

@@ -187,10 +187,11 @@ public final class SyncRun
         final int first = mix.frameLengthOfSegment(record.flowId(), 0);
         long ideal = fabric.baseRttNs(record.sourceHost(), record.destinationHost()) -
             2 * (edge.wireTimeNs(full) - edge.wireTimeNs(first));
-        if (fabric.leafOf(record.sourceHost()) != fabric.leafOf(record.destinationHost()))
+        final int coreLinks = fabric.coreLinksBetween(record.sourceHost(), record.destinationHost());
+        if (coreLinks > 0)
         {
             final EgressPacer core = new EgressPacer(fabric.coreRateBitsPerSec(), 1);
-            ideal -= 2 * (core.wireTimeNs(full) - core.wireTimeNs(first));
+            ideal -= coreLinks * (core.wireTimeNs(full) - core.wireTimeNs(first));
         }
         final long segments = segmentBytes / TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
         for (long s = 1; s < segments; s++)

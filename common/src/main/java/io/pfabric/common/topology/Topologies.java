@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Generates the fabrics the testbeds build: a star of hosts around one switch, and a two-tier leaf-spine. All ports
+ * Generates the fabrics the testbeds build: a star of hosts around one switch, a two-tier leaf-spine, and a three-tier
+ * fat-tree. All ports
  * are raw-socket ports on interfaces named {@code <prefix><switch>-<port>} (such as {@code pf-s1-p1}), which the
  * testbed creates as veth pairs; every switch sprays.
  */
@@ -12,6 +13,11 @@ public final class Topologies
 {
     private static final int MAX_HOSTS_PER_SWITCH = 254;
     private static final int MAX_LEAVES = 255;
+
+    /**
+     * The largest K of {@link #fatTree}: its K^2/2 edge switches number the third octet of their hosts' addresses.
+     */
+    public static final int MAX_FAT_TREE_K = 22;
 
     private Topologies()
     {
@@ -127,6 +133,92 @@ public final class Topologies
                 ports.add(port(interfacePrefix, spineName, "d" + leaf, rateBitsPerSec, discipline));
             }
             switches.add(new SwitchSpec(spineName, Multipath.SPRAY, ports));
+        }
+        return new Topology(hosts, switches, links);
+    }
+
+    /**
+     * The three-tier fat-tree of K-port switches (Al-Fares et al., SIGCOMM 2008): K pods, each of K/2 edge switches and
+     * K/2 aggregation switches joined as a complete bipartite graph, (K/2)^2 core switches, and K/2 hosts under each
+     * edge switch, K^3/4 hosts in all. Every switch sprays; {@link Routes} gives an edge switch K/2 equal-cost uplinks
+     * toward a host under another edge switch, an aggregation switch K/2 toward a host in another pod.
+     * <p>
+     * Edge switches are {@code e1..e(K^2/2)}, pod by pod (pod p holds {@code e(p(K/2)+1)..e((p+1)K/2)}, counting pods
+     * from 0), each with host ports {@code p1..p(K/2)} then uplinks {@code u1..u(K/2)}, uplink {@code ua} linked to
+     * port {@code dj} of the pod's a-th aggregation switch when the edge switch is the pod's j-th. Aggregation
+     * switches {@code a1..a(K^2/2)} are numbered the same way, each with down ports {@code d1..d(K/2)} then uplinks
+     * {@code u1..u(K/2)}; uplink {@code uc} of the pod's a-th aggregation switch is linked to core switch
+     * {@code c((a-1)K/2+c)}. Core switches {@code c1..c(K^2/4)} have ports {@code d1..dK}, port {@code dp} to pod p
+     * (counting from 1). Hosts are numbered {@code h1..h(K^3/4)} edge switch by edge switch; host i of edge switch j
+     * has IP {@code 10.0.j.i} and MAC {@code 02:00:0a:00:jj:ii} (in hex), as the leaves of {@link #leafSpine} number
+     * theirs.
+     *
+     * @param k               ports per switch: even, 2 to {@value #MAX_FAT_TREE_K}.
+     * @param interfacePrefix prepended to each interface name, such as {@code pf-}; may be empty.
+     * @param rateBitsPerSec  line rate of every port; 0 for unpaced.
+     * @param discipline      queue discipline of every port, one of {@link PortSpec#DISCIPLINES}.
+     * @return the topology.
+     * @throws IllegalArgumentException if K is odd or out of range or an interface name would exceed 15 characters.
+     */
+    public static Topology fatTree(
+        final int k, final String interfacePrefix, final long rateBitsPerSec, final String discipline)
+    {
+        requireRange("k", k, 2, MAX_FAT_TREE_K);
+        if (0 != k % 2)
+        {
+            throw new IllegalArgumentException("k " + k + " is odd: a fat-tree's switches have an even port count");
+        }
+        final int half = k / 2;
+        final int podSwitches = k * half;
+        final List<HostSpec> hosts = new ArrayList<>(podSwitches * half);
+        final List<SwitchSpec> switches = new ArrayList<>(2 * podSwitches + half * half);
+        final List<LinkSpec> links = new ArrayList<>(2 * podSwitches * half);
+        for (int edge = 1; edge <= podSwitches; edge++)
+        {
+            final String edgeName = "e" + edge;
+            final int pod = (edge - 1) / half;
+            final int indexInPod = (edge - 1) % half + 1;
+            final List<PortSpec> ports = new ArrayList<>(k);
+            for (int i = 1; i <= half; i++)
+            {
+                ports.add(port(interfacePrefix, edgeName, "p" + i, rateBitsPerSec, discipline));
+                hosts.add(host("h" + ((edge - 1) * half + i), edge, i, edgeName, "p" + i));
+            }
+            for (int a = 1; a <= half; a++)
+            {
+                ports.add(port(interfacePrefix, edgeName, "u" + a, rateBitsPerSec, discipline));
+                links.add(new LinkSpec(
+                    new PortRef(edgeName, "u" + a), new PortRef("a" + (pod * half + a), "d" + indexInPod)));
+            }
+            switches.add(new SwitchSpec(edgeName, Multipath.SPRAY, ports));
+        }
+        for (int aggregation = 1; aggregation <= podSwitches; aggregation++)
+        {
+            final String aggregationName = "a" + aggregation;
+            final int indexInPod = (aggregation - 1) % half + 1;
+            final int pod = (aggregation - 1) / half + 1;
+            final List<PortSpec> ports = new ArrayList<>(k);
+            for (int j = 1; j <= half; j++)
+            {
+                ports.add(port(interfacePrefix, aggregationName, "d" + j, rateBitsPerSec, discipline));
+            }
+            for (int c = 1; c <= half; c++)
+            {
+                ports.add(port(interfacePrefix, aggregationName, "u" + c, rateBitsPerSec, discipline));
+                links.add(new LinkSpec(new PortRef(aggregationName, "u" + c),
+                    new PortRef("c" + ((indexInPod - 1) * half + c), "d" + pod)));
+            }
+            switches.add(new SwitchSpec(aggregationName, Multipath.SPRAY, ports));
+        }
+        for (int core = 1; core <= half * half; core++)
+        {
+            final String coreName = "c" + core;
+            final List<PortSpec> ports = new ArrayList<>(k);
+            for (int pod = 1; pod <= k; pod++)
+            {
+                ports.add(port(interfacePrefix, coreName, "d" + pod, rateBitsPerSec, discipline));
+            }
+            switches.add(new SwitchSpec(coreName, Multipath.SPRAY, ports));
         }
         return new Topology(hosts, switches, links);
     }

@@ -4,24 +4,60 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A fabric's shape as the command line names it: {@code star:N} (one switch, N hosts) or {@code leafspine:LxHxS}
- * (L leaves of H hosts, S spines).
+ * A fabric's shape as the command line names it: {@code star:N} (one switch, N hosts), {@code leafspine:LxHxS}
+ * (L leaves of H hosts, S spines) or {@code fattree:K} (the three-tier fat-tree of K-port switches: K pods of K/2
+ * edge and K/2 aggregation switches, (K/2)^2 core switches, K/2 hosts per edge switch).
+ * <p>
+ * A fat-tree's edge switches are its leaves and its core switches its spines, so that {@link #leaves()} times
+ * {@link #hostsPerLeaf()} is the number of hosts for every shape.
  *
- * @param leaves       leaf switches (1 for a star).
+ * @param leaves       leaf switches (1 for a star; the K^2/2 edge switches of a fat-tree).
  * @param hostsPerLeaf hosts on each leaf.
- * @param spines       spine switches (0 for a star).
+ * @param spines       spine switches (0 for a star; the (K/2)^2 core switches of a fat-tree).
+ * @param pods         K for a fat-tree, 0 for the two-tier shapes.
  */
-public record TopologySpec(int leaves, int hostsPerLeaf, int spines)
+public record TopologySpec(int leaves, int hostsPerLeaf, int spines, int pods)
 {
     private static final Pattern STAR = Pattern.compile("star:(\\d{1,9})");
     private static final Pattern LEAF_SPINE = Pattern.compile("leafspine:(\\d{1,9})x(\\d{1,9})x(\\d{1,9})");
+    private static final Pattern FAT_TREE = Pattern.compile("fattree:(\\d{1,9})");
+
+    /**
+     * A two-tier shape: a star or a leaf-spine.
+     *
+     * @param leaves       leaf switches (1 for a star).
+     * @param hostsPerLeaf hosts on each leaf.
+     * @param spines       spine switches (0 for a star).
+     */
+    public TopologySpec(final int leaves, final int hostsPerLeaf, final int spines)
+    {
+        this(leaves, hostsPerLeaf, spines, 0);
+    }
+
+    /**
+     * The fat-tree of K-port switches.
+     *
+     * @param k ports per switch, even, at least 2.
+     * @return the shape.
+     * @throws IllegalArgumentException if K is odd or below 2.
+     */
+    public static TopologySpec fatTree(final int k)
+    {
+        if (k < 2 || 0 != k % 2 || k > Topologies.MAX_FAT_TREE_K)
+        {
+            throw new IllegalArgumentException(
+                "a fat-tree's K must be even and 2 to " + Topologies.MAX_FAT_TREE_K + ", not " + k);
+        }
+        final int half = k / 2;
+        return new TopologySpec(k * half, half, half * half, k);
+    }
 
     /**
      * Parse a shape.
      *
-     * @param text such as {@code star:4} or {@code leafspine:2x2x2}.
+     * @param text such as {@code star:4}, {@code leafspine:2x2x2} or {@code fattree:6}.
      * @return the shape.
-     * @throws IllegalArgumentException naming the text if it is neither.
+     * @throws IllegalArgumentException naming the text if it is none of them.
      */
     public static TopologySpec parse(final String text)
     {
@@ -36,7 +72,20 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines)
             return new TopologySpec(Integer.parseInt(leafSpine.group(1)), Integer.parseInt(leafSpine.group(2)),
                 Integer.parseInt(leafSpine.group(3)));
         }
-        throw new IllegalArgumentException("--topo must be star:N or leafspine:LxHxS, not '" + text + "'");
+        final Matcher fatTree = FAT_TREE.matcher(text);
+        if (fatTree.matches())
+        {
+            try
+            {
+                return fatTree(Integer.parseInt(fatTree.group(1)));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("--topo '" + text + "': " + ex.getMessage(), ex);
+            }
+        }
+        throw new IllegalArgumentException(
+            "--topo must be star:N, leafspine:LxHxS or fattree:K, not '" + text + "'");
     }
 
     /**
@@ -50,6 +99,16 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines)
     }
 
     /**
+     * Whether this is a fat-tree.
+     *
+     * @return true for {@code fattree:K}.
+     */
+    public boolean isFatTree()
+    {
+        return pods > 0;
+    }
+
+    /**
      * The topology of this shape with every port at one rate and discipline, named as {@link Topologies} names it.
      *
      * @param rateBitsPerSec every port's rate; 0 for unpaced.
@@ -58,6 +117,10 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines)
      */
     public Topology toTopology(final long rateBitsPerSec, final String discipline)
     {
+        if (isFatTree())
+        {
+            return Topologies.fatTree(pods, "", rateBitsPerSec, discipline);
+        }
         return isStar() ? Topologies.star(hostsPerLeaf, "", rateBitsPerSec, discipline) :
             Topologies.leafSpine(leaves, hostsPerLeaf, spines, "", rateBitsPerSec, discipline);
     }

@@ -30,9 +30,24 @@ class TopologySpecTest
     }
 
     @Test
+    void aFatTreeHasItsEdgeSwitchesAsLeavesAndItsCoreAsSpines()
+    {
+        final TopologySpec fatTree = TopologySpec.parse("fattree:6");
+        assertEquals(new TopologySpec(18, 3, 9, 6), fatTree);
+        assertTrue(fatTree.isFatTree());
+        assertFalse(fatTree.isStar());
+        assertEquals(fatTree, TopologySpec.fatTree(6));
+        final Topology topology = TopologySpec.parse("fattree:4").toTopology(0, "pfabric");
+        assertEquals(16, topology.hosts().size());
+        assertEquals(20, topology.switches().size());
+        assertFalse(TopologySpec.parse("leafspine:2x2x2").isFatTree());
+    }
+
+    @Test
     void anythingElseIsRefusedWithTheText()
     {
-        for (final String text : new String[]{ "star", "star:", "ring:4", "leafspine:2x2", "star:99999999999" })
+        for (final String text : new String[]{ "star", "star:", "ring:4", "leafspine:2x2", "star:99999999999",
+            "fattree:", "fattree:5", "fattree:0", "fattree:24", "fattree:4x4" })
         {
             final IllegalArgumentException error =
                 assertThrows(IllegalArgumentException.class, () -> TopologySpec.parse(text));

@@ -1,0 +1,77 @@
+package io.pfabric.cli;
+
+import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.sim.SimFabric;
+import io.pfabric.sim.SimSettings;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The fabric and settings {@code pfabric sim} takes from its preset and options: the pFabric paper's by default, the
+ * HotNets'12 paper's with {@code --preset hotnets}, and any option given over its preset value.
+ */
+class SimOptionsTest
+{
+    private static SimOptions parse(final String... args)
+    {
+        final SimCommand command = new SimCommand();
+        new CommandLine(command).parseArgs(args);
+        return command.options;
+    }
+
+    @Test
+    void theDefaultIsThePapersFabricWithThePapersSettings()
+    {
+        final SimOptions options = parse();
+
+        assertEquals(SimFabric.paper(), options.fabric());
+        assertEquals("leafspine:9x16x4", options.topo());
+        final SimSettings settings = options.settings(options.fabric());
+        assertEquals(TransportConfiguration.PAPER, settings.pfabric());
+        assertEquals(SimSettings.PAPER_TCP_MIN_RTO_NS, settings.tcpMinRtoNs());
+    }
+
+    @Test
+    void theHotNetsPresetIsTheFatTreeWithItsTimeouts()
+    {
+        final SimOptions options = parse("--preset", "hotnets");
+
+        assertEquals(SimFabric.hotNets(), options.fabric());
+        assertEquals("fattree:6", options.topo());
+        final SimSettings settings = options.settings(options.fabric());
+        assertEquals(12_000, settings.baseRttNs());
+        assertEquals(40_000, settings.pfabric().timeoutNs());
+        assertEquals(10, settings.pfabric().initialWindowPackets(), "12 us x 10 Gb/s in 1500-byte packets");
+        assertEquals(14, settings.pfabric().maxWindowPackets(), "22.5 KB less one packet");
+        assertEquals(200_000, settings.tcpMinRtoNs());
+    }
+
+    @Test
+    void anOptionGivenOverridesItsPresetValue()
+    {
+        final SimOptions options = parse("--preset", "hotnets", "--buffer", "36000", "--timeout", "36us",
+            "--tcp-min-rto", "1ms", "--dctcp-k", "30000", "--topo", "fattree:4");
+
+        final SimFabric fabric = options.fabric();
+        assertEquals(SimFabric.fatTree(4, 10_000_000_000L, 10_000_000_000L, 632, 200, 36_000, "pfabric"), fabric);
+        final SimSettings settings = options.settings(fabric);
+        assertEquals(36_000, settings.pfabric().timeoutNs());
+        assertEquals(23, settings.pfabric().maxWindowPackets());
+        assertEquals(1_000_000, settings.tcpMinRtoNs());
+        assertEquals(30_000, settings.ecnThresholdLength());
+        assertEquals(SimFabric.fatTree(6, 10_000_000_000L, 40_000_000_000L, 2_700, 200, 36_000, "pfabric"),
+            parse("--topo", "fattree:6").fabric(), "the paper's physics on a fat-tree");
+    }
+
+    @Test
+    void anUnknownPresetOrABadBufferIsRefused()
+    {
+        final SimOptions unknown = parse("--preset", "sigcomm");
+        assertThrows(IllegalArgumentException.class, unknown::fabric);
+        final SimOptions badBuffer = parse("--buffer", "36KB");
+        assertThrows(IllegalArgumentException.class, badBuffer::fabric);
+    }
+}
