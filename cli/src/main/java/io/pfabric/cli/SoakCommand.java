@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
 public final class SoakCommand implements Callable<Integer>
 {
     @Option(names = "--topo", defaultValue = "leafspine:2x2x2", paramLabel = "SPEC",
-        description = "star:N or leafspine:LxHxS (default: ${DEFAULT-VALUE}).")
+        description = "star:N, leafspine:LxHxS or fattree:K (default: ${DEFAULT-VALUE}).")
     String topo;
 
     @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",
