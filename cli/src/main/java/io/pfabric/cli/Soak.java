@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +42,7 @@ final class Soak
     private static final long POLL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long STOP_PATIENCE_SECONDS = 60;
     private static final long START_PATIENCE_NS = TimeUnit.SECONDS.toNanos(60);
+    private static final long RESTART_DELAY_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long FINISH_PATIENCE_NS = TimeUnit.SECONDS.toNanos(60);
 
     /**
@@ -61,11 +63,36 @@ final class Soak
      * @param threadBound      most growth of live threads that counts as flat.
      * @param out              directory for logs, counters files, samples and summary.
      * @param prefix           of the fabric's namespaces.
+     * @param killSwitchesAtNs when to kill the switches' process with SIGKILL and start a new one a second later,
+     *                         from the start of the run; 0 for never.
      */
     record Settings(String topologySpec, long rateBitsPerSec, String workload, double load, long durationNs,
-        long sampleIntervalNs, long seed, String maxHeap, long graceNs, long heapBoundBytes, long rssBoundBytes, long fdBound,
-        long threadBound, Path out, String prefix)
+        long sampleIntervalNs, long seed, String maxHeap, long graceNs, long heapBoundBytes, long rssBoundBytes,
+        long fdBound, long threadBound, Path out, String prefix, long killSwitchesAtNs)
     {
+    }
+
+    /**
+     * What the hosts' final counters say, summed over the hosts.
+     *
+     * @param flowsStarted      flows started, the trace's and the base-RTT measurements'.
+     * @param flowsCompleted    flows whose every byte was acknowledged.
+     * @param messagesDelivered messages handed to a receiving application.
+     * @param timeouts          flow timeouts.
+     * @param duplicatePackets  data packets received twice (and not delivered twice).
+     */
+    record HostTotals(long flowsStarted, long flowsCompleted, long messagesDelivered, long timeouts,
+        long duplicatePackets)
+    {
+        /**
+         * Whether every flow started was completed and delivered exactly once.
+         *
+         * @return true if so.
+         */
+        boolean exactlyOnce()
+        {
+            return flowsStarted == flowsCompleted && flowsCompleted == messagesDelivered;
+        }
     }
 
     /**
@@ -140,10 +167,12 @@ final class Soak
      * @param completedFlows flows complete in the FCT logs.
      * @param finalSnapshots processes whose counters file ends with the stop snapshot.
      * @param processes      processes run.
+     * @param hosts          the hosts' final counters.
+     * @param switchKills    times the switches' process was killed and started again.
      * @param elapsedNs      length of the run.
      */
     record Result(List<Sample> samples, List<Growth> growth, List<Identity> identities, long traceFlows,
-        long completedFlows, int finalSnapshots, int processes, long elapsedNs)
+        long completedFlows, int finalSnapshots, int processes, HostTotals hosts, int switchKills, long elapsedNs)
     {
         /**
          * Whether nothing grew, every identity holds, every flow completed and every process wrote its final counters.
@@ -153,7 +182,7 @@ final class Soak
         boolean passed()
         {
             return growth.stream().noneMatch(Growth::grew) && identities.stream().allMatch(Identity::holds) &&
-                traceFlows == completedFlows && finalSnapshots == processes;
+                traceFlows == completedFlows && finalSnapshots == processes && hosts.exactlyOnce();
         }
     }
 
@@ -190,12 +219,13 @@ final class Soak
         final List<Daemon> daemons = new ArrayList<>();
         final List<Sample> samples = new ArrayList<>();
         final long startNs = System.nanoTime();
+        int switchKills = 0;
         try (NetnsFabric fabric = NetnsFabric.build(topology, settings.prefix()))
         {
             try
             {
                 final String counterInterval = Math.max(1, settings.sampleIntervalNs() / 4_000_000_000L) + "s";
-                final Daemon switches = start(settings, pfabric, "switches", List.of("testbed", "switches",
+                Daemon switches = start(settings, pfabric, "switches", List.of("testbed", "switches",
                     topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
                 daemons.add(switches);
                 awaitFile(switches, START_PATIENCE_NS);
@@ -208,7 +238,7 @@ final class Soak
                         "--fct-log", fctLog(settings, host.name()).toString(), "--grace",
                         settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
                 }
-                final List<Daemon> hosts = daemons.subList(1, daemons.size());
+                final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
                     "sample every %s; output in %s%n", settings.topologySpec(),
                     Rates.format(settings.rateBitsPerSec()), settings.workload(),
@@ -225,6 +255,14 @@ final class Soak
                     {
                         throw new IOException("the hosts did not finish their flows within " +
                             seconds(deadlineNs - startNs) + "; see " + settings.out());
+                    }
+                    if (settings.killSwitchesAtNs() > 0 && 0 == switchKills &&
+                        nowNs - startNs >= settings.killSwitchesAtNs())
+                    {
+                        switches = killAndRestart(settings, pfabric, switches, topologyFile, counterInterval,
+                            progress);
+                        daemons.set(0, switches);
+                        switchKills++;
                     }
                     if (nowNs - nextSampleNs >= 0)
                     {
@@ -274,10 +312,47 @@ final class Soak
         final List<Identity> identities = identities(topology,
             PrometheusText.read(daemons.get(0).counters()));
         final Result result = new Result(List.copyOf(samples), growth(samples, settings), identities, trace.size(),
-            completed, finals, daemons.size(), elapsedNs);
+            completed, finals, daemons.size(), hostTotals(daemons.subList(1, daemons.size())), switchKills,
+            elapsedNs);
         writeSamples(settings.out().resolve("samples.csv"), samples);
         Files.writeString(settings.out().resolve("summary.md"), summary(result, settings), StandardCharsets.UTF_8);
         return result;
+    }
+
+    private static Daemon killAndRestart(final Settings settings, final List<String> pfabric, final Daemon switches,
+        final Path topologyFile, final String counterInterval, final PrintStream progress)
+        throws IOException, InterruptedException
+    {
+        switches.process().destroyForcibly();
+        switches.process().waitFor();
+        progress.printf(Locale.ROOT, "soak: killed the switches' process (SIGKILL, exit %d); a new one in %d s%n",
+            switches.process().exitValue(), TimeUnit.NANOSECONDS.toSeconds(RESTART_DELAY_NS));
+        TimeUnit.NANOSECONDS.sleep(RESTART_DELAY_NS);
+        Files.move(switches.log(), switches.log().resolveSibling("switches-killed.log"),
+            StandardCopyOption.REPLACE_EXISTING);
+        final Daemon restarted = start(settings, pfabric, "switches", List.of("testbed", "switches",
+            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
+        awaitFile(restarted, START_PATIENCE_NS);
+        return restarted;
+    }
+
+    private static HostTotals hostTotals(final List<Daemon> hosts) throws IOException
+    {
+        long started = 0;
+        long completed = 0;
+        long delivered = 0;
+        long timeouts = 0;
+        long duplicates = 0;
+        for (final Daemon host : hosts)
+        {
+            final PrometheusText counters = PrometheusText.read(host.counters());
+            started += Math.round(counters.sum("pfabric_host_flows_started_total"));
+            completed += Math.round(counters.sum("pfabric_host_flows_completed_total"));
+            delivered += Math.round(counters.sum("pfabric_host_messages_delivered_total"));
+            timeouts += Math.round(counters.sum("pfabric_host_timeouts_total"));
+            duplicates += Math.round(counters.sum("pfabric_host_duplicate_packets_total"));
+        }
+        return new HostTotals(started, completed, delivered, timeouts, duplicates);
     }
 
     static Path fctLog(final Settings settings, final String host)
@@ -522,6 +597,15 @@ final class Soak
             "start, so RSS growth is growth outside the heap).%n%n", result.passed() ? "Passed" : "FAILED",
             seconds(result.elapsedNs()), result.completedFlows(), result.traceFlows(), result.finalSnapshots(),
             result.processes(), seconds(settings.sampleIntervalNs()), settings.maxHeap()));
+        final HostTotals hosts = result.hosts();
+        text.append(String.format(Locale.ROOT, "Hosts: %,d flows started (with the base-RTT measurements), %,d " +
+            "completed, %,d messages delivered (%s); %,d timeouts, %,d duplicate packets received and not delivered" +
+            "%s.%n%n", hosts.flowsStarted(), hosts.flowsCompleted(), hosts.messagesDelivered(),
+            hosts.exactlyOnce() ? "each exactly once" : "NOT exactly once", hosts.timeouts(),
+            hosts.duplicatePackets(), 0 == result.switchKills() ? "" : String.format(Locale.ROOT,
+                "; the switches' process was killed (SIGKILL) %d time(s) at %s and started again 1 s later, so the " +
+                "switches' growth and identities are the new process's", result.switchKills(),
+                seconds(settings.killSwitchesAtNs()))));
         text.append("| process | measure | first | last | max | growth | bound | verdict |\n");
         text.append("|---|---|---:|---:|---:|---:|---:|---|\n");
         for (final Growth g : result.growth())

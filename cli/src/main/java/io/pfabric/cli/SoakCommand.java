@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
             "When every host's flows are done it stops the hosts, then the switches, with SIGTERM, and checks: " +
             "every process wrote its final counters; every switch's frames received = transmitted + dropped by " +
             "reason + still queued, and every link's frames sent = received + dropped by the receiving ring; " +
-            "every flow of the trace completed; heap after GC, RSS, descriptors and threads grew by no more than " +
+            "every flow of the trace completed, and every flow the hosts started was completed and delivered " +
+            "exactly once (their counters); heap after GC, RSS, descriptors and threads grew by no more than " +
             "their bounds from the sample at a third of the run to the last.",
         "Writes to --out: samples.csv, summary.md, every process's log and counters file, the FCT logs. Exits " +
             "with 0 if all checks pass, 1 if one fails. Needs root." })
@@ -83,6 +84,10 @@ public final class SoakCommand implements Callable<Integer>
         description = "Most growth of a process's live threads that counts as flat (default: ${DEFAULT-VALUE}).")
     long threadBound;
 
+    @Option(names = "--kill-switches-at", paramLabel = "DURATION",
+        description = "Kill the switches' process with SIGKILL this long into the run and start a new one 1 s later.")
+    String killSwitchesAt;
+
     @Option(names = "--out", defaultValue = ".pfabric/soak", paramLabel = "DIR",
         description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -108,7 +113,8 @@ public final class SoakCommand implements Callable<Integer>
         }
         final Soak.Settings settings = new Soak.Settings(topo, Rates.parseBitsPerSec(rate), workload, load,
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
-            fdBound, threadBound, out.toAbsolutePath(), "pfsoak");
+            fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
+            null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));
         final Soak.Result result = Soak.run(settings, TestbedCommand.thisJvm(), System.err);
         System.out.print(Soak.summary(result, settings));
         return result.passed() ? 0 : 1;

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,25 +47,17 @@ class DaemonStopSystemTest
     @TempDir
     Path directory;
 
-    private final List<Process> processes = new ArrayList<>();
+    private final PfabricJava.Children children = new PfabricJava.Children();
 
     @AfterEach
     void stopAll() throws InterruptedException
     {
-        for (final Process process : processes)
-        {
-            PfabricJava.terminate(process, 10_000);
-        }
+        children.stopAll();
     }
 
     private Process start(final Path log, final String... arguments) throws IOException
     {
-        final List<String> command = new ArrayList<>(PfabricJava.command());
-        command.addAll(List.of(arguments));
-        final Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-            .redirectOutput(log.toFile()).start();
-        processes.add(process);
-        return process;
+        return children.start(directory, log, List.of(arguments));
     }
 
     private static void sendGarbage(final InetSocketAddress target) throws IOException

@@ -35,7 +35,7 @@ class SoakSystemTest
     {
         final Soak.Settings settings = new Soak.Settings("leafspine:2x2x2", 100_000_000L, "websearch", 0.8,
             TimeUnit.MINUTES.toNanos(3), TimeUnit.SECONDS.toNanos(20), 1, "128m", TimeUnit.MINUTES.toNanos(2),
-            16_000_000L, 32_000_000L, 8, 4, directory, "pfsoak-t");
+            16_000_000L, 32_000_000L, 8, 4, directory, "pfsoak-t", 0);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final Soak.Result result = Soak.run(settings, PfabricJava.command(),
             new PrintStream(progress, true, StandardCharsets.UTF_8));
@@ -45,6 +45,7 @@ class SoakSystemTest
         assertEquals(result.processes(), result.finalSnapshots(), summary);
         assertTrue(result.traceFlows() > 1_000, summary);
         assertEquals(result.traceFlows(), result.completedFlows(), summary);
+        assertTrue(result.hosts().exactlyOnce(), summary);
         assertEquals(4 + 8, result.identities().size(), summary);
         result.identities().forEach(identity -> assertTrue(identity.holds(), () -> identity + "\n" + summary));
         assertTrue(result.identities().get(0).received() > 100_000, summary);
@@ -53,5 +54,26 @@ class SoakSystemTest
         assertTrue(result.samples().size() >= 5 * 9, summary);
         assertTrue(result.passed(), summary);
         assertTrue(Files.readString(directory.resolve("summary.md")).contains("Passed"), summary);
+    }
+
+    @Test
+    void theSwitchesProcessKilledMidRunAndStartedASecondLaterLosesAndDuplicatesNothing() throws Exception
+    {
+        final Soak.Settings settings = new Soak.Settings("leafspine:2x2x2", 100_000_000L, "websearch", 0.6,
+            TimeUnit.SECONDS.toNanos(60), TimeUnit.SECONDS.toNanos(15), 2, "128m", TimeUnit.MINUTES.toNanos(2),
+            16_000_000L, 32_000_000L, 8, 4, directory, "pfsoak-t", TimeUnit.SECONDS.toNanos(25));
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final Soak.Result result = Soak.run(settings, PfabricJava.command(),
+            new PrintStream(progress, true, StandardCharsets.UTF_8));
+        final String summary = progress + "\n" + Soak.summary(result, settings);
+
+        assertEquals(1, result.switchKills(), summary);
+        assertTrue(Files.exists(directory.resolve("switches-killed.log")), summary);
+        assertEquals(result.processes(), result.finalSnapshots(), summary);
+        assertTrue(result.traceFlows() > 200, summary);
+        assertEquals(result.traceFlows(), result.completedFlows(), "every flow of the trace completed\n" + summary);
+        assertTrue(result.hosts().exactlyOnce(), "each flow delivered exactly once\n" + summary);
+        assertTrue(result.hosts().timeouts() > 0, "the outage shows as timeouts\n" + summary);
+        result.identities().forEach(identity -> assertTrue(identity.holds(), () -> identity + "\n" + summary));
     }
 }

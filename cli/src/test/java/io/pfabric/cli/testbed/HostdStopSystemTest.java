@@ -45,27 +45,21 @@ class HostdStopSystemTest
     @TempDir
     Path directory;
 
-    private final List<Process> processes = new ArrayList<>();
+    private final PfabricJava.Children children = new PfabricJava.Children();
 
     @AfterEach
     void stopAll() throws InterruptedException
     {
-        for (final Process process : processes)
-        {
-            PfabricJava.terminate(process, 10_000);
-        }
+        children.stopAll();
     }
 
     private Process hostd(final String name, final Path log, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>(PfabricJava.command());
-        command.addAll(List.of("hostd", "--topology", directory.resolve("topology.yaml").toString(), "--name", name,
-            "--socket", directory.resolve(name + ".sock").toString()));
-        command.addAll(List.of(extra));
-        final Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
-            .redirectOutput(log.toFile()).start();
-        processes.add(process);
-        return process;
+        final List<String> arguments = new ArrayList<>(List.of("hostd", "--topology",
+            directory.resolve("topology.yaml").toString(), "--name", name, "--socket",
+            directory.resolve(name + ".sock").toString()));
+        arguments.addAll(List.of(extra));
+        return children.start(directory, log, arguments);
     }
 
     private static long size(final Path file)

@@ -129,6 +129,47 @@ public final class PfabricJava
     }
 
     /**
+     * The {@code pfabric} processes a test started, each with its output in a log file; {@link #stopAll()} after
+     * each test stops them with {@link #terminate}.
+     */
+    public static final class Children
+    {
+        private final List<Process> processes = new ArrayList<>();
+
+        /**
+         * Start {@code pfabric} with arguments.
+         *
+         * @param directory the working directory.
+         * @param log       gets standard output and error.
+         * @param arguments after the command.
+         * @return the process.
+         * @throws IOException if it cannot be started.
+         */
+        public Process start(final Path directory, final Path log, final List<String> arguments) throws IOException
+        {
+            final List<String> command = new ArrayList<>(command());
+            command.addAll(arguments);
+            final Process process = new ProcessBuilder(command).directory(directory.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            processes.add(process);
+            return process;
+        }
+
+        /**
+         * Stop every process started, SIGTERM first.
+         *
+         * @throws InterruptedException if interrupted while waiting.
+         */
+        public void stopAll() throws InterruptedException
+        {
+            for (final Process process : processes)
+            {
+                terminate(process, 10_000);
+            }
+        }
+    }
+
+    /**
      * A file's text, or a note that it cannot be read, for assertion messages.
      *
      * @param file to read.
