@@ -155,6 +155,46 @@ class PfabricClassQueueScenarioTest
     }
 
     @Test
+    void allocatesNothingAfterConstructionWithFramesOfEveryClass()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final PfabricClassQueue queue = queue(36_000, "1:0-7;2:8-15;3:16-23;1:24-31");
+        final SplittableRandom random = new SplittableRandom(7);
+        final UnsafeBuffer frame = recorder.frame(1, MAX_FRAME);
+        final UnsafeBuffer out = new UnsafeBuffer(new byte[2048]);
+        final int[] lengths = new int[4096];
+        final long[] priorities = new long[4096];
+        final int[] dscps = new int[4096];
+        for (int i = 0; i < lengths.length; i++)
+        {
+            lengths[i] = 60 + random.nextInt(MAX_FRAME - 59);
+            priorities[i] = random.nextInt(1 << 20);
+            dscps[i] = random.nextInt(32);
+        }
+        final List<Long> allocatedByRound = new ArrayList<>();
+        int quietRounds = 0;
+        for (int round = 0; round < 10 && quietRounds < 2; round++)
+        {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 200_000; i++)
+            {
+                final int j = i & 4095;
+                queue.enqueue(frame, 0, lengths[j], lengths[j], priorities[j], j & 63, dscps[j]);
+                if (0 != (i & 3))
+                {
+                    queue.dequeue(out, 0);
+                }
+            }
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            allocatedByRound.add(allocated);
+            quietRounds = round > 0 && 0 == allocated ? quietRounds + 1 : 0;
+        }
+        assertTrue(queue.counters().droppedPackets(DropReason.CLASS_SHARE_EVICTION) > 0);
+        assertEquals(2, quietRounds, () -> "bytes allocated by round: " + allocatedByRound);
+    }
+
+    @Test
     void eachTurnSendsTheClassesQuantumWithinOneLongestFrame()
     {
         final int[] weights = { 5, 2, 1 };
