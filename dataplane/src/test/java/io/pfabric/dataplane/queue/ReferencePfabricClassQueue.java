@@ -44,7 +44,10 @@ final class ReferencePfabricClassQueue
     private long nextSequence;
 
     ReferencePfabricClassQueue(
-        final long capacityLength, final int maxFrameLength, final TrafficClasses classes, final DropHandler dropHandler)
+        final long capacityLength,
+        final int maxFrameLength,
+        final TrafficClasses classes,
+        final DropHandler dropHandler)
     {
         this.capacityLength = capacityLength;
         this.maxFrameLength = maxFrameLength;
