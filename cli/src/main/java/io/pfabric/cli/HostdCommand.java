@@ -126,6 +126,12 @@ public final class HostdCommand implements Callable<Integer>
         description = "Or: the first N flows of the fabric-wide trace (this host starts its share).")
     long flows;
 
+    @Option(names = "--dscp-shares", paramLabel = "DSCP:SHARE,...",
+        description = "Mark the workload's flows with DSCPs by share, e.g. 0:3,8:1 marks three flows in four DSCP 0 " +
+            "and one in four DSCP 8 (classes 0 and 1 at pfabric-classes ports by default). Every host given the " +
+            "same seed marks the same flows. Default: all DSCP 0.")
+    String dscpShares;
+
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
         description = "Seed of the trace; every host given the same seed draws the same trace (default: 1).")
     long seed;
@@ -478,8 +484,9 @@ public final class HostdCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--workload needs --duration or --flows");
         }
-        return WorkloadTrace.generate(topology.hosts().size(), load, linkRateBitsPerSec,
-            FlowSizeDistribution.load(workload), seed, flows, durationNs);
+        final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(topology.hosts().size(), load,
+            linkRateBitsPerSec, FlowSizeDistribution.load(workload), seed, flows, durationNs);
+        return null == dscpShares ? trace : WorkloadTrace.withDscpShares(trace, dscpShares, seed);
     }
 
     private static long requirePositiveRate(final long linkRateBitsPerSec)

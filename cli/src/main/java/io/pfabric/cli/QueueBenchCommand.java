@@ -44,8 +44,8 @@ public final class QueueBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,droptail,reference", paramLabel = "LIST",
-        description = "Comma-separated: pfabric, droptail, ecn, strict, reference, and pfabric-sorted or " +
-            "pfabric-heaps to force pFabric's structure (default: ${DEFAULT-VALUE}).")
+        description = "Comma-separated: pfabric, droptail, ecn, strict, pfabric-classes, reference, and " +
+            "pfabric-sorted or pfabric-heaps to force pFabric's structure (default: ${DEFAULT-VALUE}).")
     List<String> disciplines;
 
     @Option(names = "--buffers", split = ",", defaultValue = "24,600", paramLabel = "FRAMES",
@@ -64,7 +64,7 @@ public final class QueueBenchCommand implements Callable<Integer>
         final boolean csv = OutputFormats.isCsv(format);
         for (final String discipline : disciplines)
         {
-            if (discipline.startsWith(QueueBenchmark.PFABRIC_STRUCTURE_PREFIX))
+            if (QueueBenchmark.isStructureName(discipline))
             {
                 QueueBenchmark.structure(discipline);
             }

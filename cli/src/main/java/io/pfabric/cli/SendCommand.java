@@ -33,6 +33,11 @@ public final class SendCommand implements Callable<Integer>
     @Option(names = "--file", paramLabel = "FILE", description = "Send this file's contents instead.")
     Path file;
 
+    @Option(names = "--dscp", paramLabel = "N",
+        description = "IPv4 DSCP of the flow's packets, 0 to 63: the traffic class at switches with pfabric-classes " +
+            "ports (by default class = DSCP / 8). Without it the packets carry DSCP 0.")
+    Integer dscp;
+
     @Option(names = "--host", paramLabel = "NAME", description = "Which local hostd (by host name), if several run.")
     String host;
 
@@ -56,12 +61,14 @@ public final class SendCommand implements Callable<Integer>
             {
                 final byte[] payload = Files.readAllBytes(file);
                 bytes = payload.length;
-                completion = client.send(destination, payload).get();
+                completion = (null == dscp ? client.send(destination, payload) :
+                    client.send(destination, payload, dscp)).get();
             }
             else
             {
                 bytes = Quantities.parseBytes(size);
-                completion = client.send(destination, bytes).get();
+                completion = (null == dscp ? client.send(destination, bytes) :
+                    client.send(destination, bytes, dscp)).get();
             }
             System.out.printf(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, %d timeouts, %,d bytes " +
                 "retransmitted%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,

@@ -8,6 +8,7 @@ import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.config.SecretFiles;
 import io.pfabric.switchd.AdminServer;
 import io.pfabric.switchd.PortCounter;
@@ -65,8 +66,15 @@ public final class SwitchdCommand implements Callable<Integer>
     @Option(names = "--rate", paramLabel = "RATE", description = "Line rate of every port, e.g. 100m, 1g, 10g; 0 = unpaced.")
     String rate;
 
-    @Option(names = "--discipline", paramLabel = "NAME", description = "pfabric, droptail, ecn or strict for every port.")
+    @Option(names = "--discipline", paramLabel = "NAME",
+        description = "pfabric, droptail, ecn, strict or pfabric-classes for every port.")
     String discipline;
+
+    @Option(names = "--classes", paramLabel = "SPEC",
+        description = "Traffic classes of every pfabric-classes port: classes in order separated by ';', each " +
+            "WEIGHT[:DSCPS], DSCPS a comma-separated list of values and LOW-HIGH ranges; DSCPs no class lists are " +
+            "class 0. E.g. '3:0-7;1:8-15,46'. Default: the eight IP precedences of weight 1 (class = DSCP / 8).")
+    String classes;
 
     @Option(names = "--buffer", paramLabel = "BYTES", description = "Buffer of every port in bytes.")
     Long bufferLength;
@@ -174,7 +182,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         final SwitchDaemon.Overrides overrides = new SwitchDaemon.Overrides(
             null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength,
-            NettyTransport.named(udpTransport));
+            NettyTransport.named(udpTransport), null == classes ? null : TrafficClasses.parse(classes));
 
         final SwitchDaemon daemon;
         try

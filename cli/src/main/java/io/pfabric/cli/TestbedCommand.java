@@ -86,7 +86,8 @@ public final class TestbedCommand
         String rate;
 
         @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn or strict (default: ${DEFAULT-VALUE}).")
+            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes) " +
+                "(default: ${DEFAULT-VALUE}).")
         String discipline;
 
         public Integer call() throws Exception

@@ -464,6 +464,32 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
+     * Send a message to another host, its packets marked with a DSCP (a traffic class at switches that have classes).
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @param dscp        IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload, final int dscp)
+    {
+        return transport().send(hostIndex(destination), payload, dscp);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter, its packets marked with a DSCP.
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @param dscp        IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes, final int dscp)
+    {
+        return transport().send(hostIndex(destination), sizeBytes, dscp);
+    }
+
+    /**
      * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
      * flow (a full packet out, its ACK back) on the idle fabric: the smallest of {@link #oneSegmentRttsNs}.
      *

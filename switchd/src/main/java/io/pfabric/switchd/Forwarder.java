@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * ARP requests for a known host are answered from the host table and sent back ahead of data (priority 0). Other
  * IPv4 traffic than pFabric's gets the least urgent priority, so a pFabric queue of such traffic behaves as a FIFO.
+ * Every frame reaches its queue with the DSCP of its IPv4 header (0 if it has none), by which a queue with traffic
+ * classes picks the frame's class.
  * Multipath: per-packet spraying over the equal-cost ports, or per-flow hashing (ECMP); a pFabric packet whose PATH
  * flag is set takes the equal-cost port its path hint names (hint modulo their number, in the switch's port order:
  * on a generated leaf-spine leaf, hint i is the uplink to spine i + 1), as hosts under SYN control ask.
@@ -309,7 +311,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final long priority = pfabric ? parser.priority() :
             FrameKind.IPV4_OTHER == kind ? DEFAULT_IP_PRIORITY : CONTROL_PRIORITY;
         final long flowId = pfabric ? parser.flowId() : parser.flowHash();
-        requeueTarget.enqueue(buffer, offset, length, priority, flowId);
+        requeueTarget.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
     }
 
     /**
@@ -391,7 +393,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         }
         final int choice = egress[at];
         ports[ports[choice].linkUp() ? choice : upAlternative(egress, at)].queue()
-            .enqueue(buffer, offset, length, priority, flowId);
+            .enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
     }
 
     /**
@@ -451,14 +453,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             {
                 if (i != ingress)
                 {
-                    ports[i].queue().enqueue(buffer, offset, length, priority, flowId);
+                    ports[i].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
                 }
             }
             ports[ingress].counters().add(PortCounter.FLOODED_FRAMES, 1);
         }
         else if (egress != ingress)
         {
-            ports[egress].queue().enqueue(buffer, offset, length, priority, flowId);
+            ports[egress].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
         }
     }
 

@@ -11,6 +11,7 @@ import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Routes;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.QueueDiscipline;
@@ -37,8 +38,10 @@ public final class SwitchDaemon implements AutoCloseable
      * @param discipline     discipline name, or null to keep each port's.
      * @param bufferLength   buffer in bytes, or -1 to keep each port's.
      * @param udpTransport   Netty's transport for the UDP (VXLAN) ports.
+     * @param classes        traffic classes for {@code pfabric-classes}, or null to keep each port's.
      */
-    public record Overrides(long rateBitsPerSec, String discipline, long bufferLength, NettyTransport udpTransport)
+    public record Overrides(
+        long rateBitsPerSec, String discipline, long bufferLength, NettyTransport udpTransport, TrafficClasses classes)
     {
         /**
          * Keep everything as the topology says; UDP ports over epoll.
@@ -55,6 +58,21 @@ public final class SwitchDaemon implements AutoCloseable
         public Overrides(final long rateBitsPerSec, final String discipline, final long bufferLength)
         {
             this(rateBitsPerSec, discipline, bufferLength, NettyTransport.EPOLL);
+        }
+
+        /**
+         * Overrides that keep each port's traffic classes.
+         *
+         * @param rateBitsPerSec line rate, or -1 to keep each port's.
+         * @param discipline     discipline name, or null to keep each port's.
+         * @param bufferLength   buffer in bytes, or -1 to keep each port's.
+         * @param udpTransport   Netty's transport for the UDP (VXLAN) ports.
+         */
+        public Overrides(
+            final long rateBitsPerSec, final String discipline, final long bufferLength,
+            final NettyTransport udpTransport)
+        {
+            this(rateBitsPerSec, discipline, bufferLength, udpTransport, null);
         }
     }
 
@@ -151,7 +169,7 @@ public final class SwitchDaemon implements AutoCloseable
                     interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
                     null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
                     (int)Math.max(overrides.bufferLength(), 0));
-                opened.add(new SwitchPort(interfaceName, PacketPort.open(interfaceName), queue(port, Overrides.NONE),
+                opened.add(new SwitchPort(interfaceName, PacketPort.open(interfaceName), queue(port, overrides),
                     pacer(port, Overrides.NONE)));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
@@ -173,7 +191,10 @@ public final class SwitchDaemon implements AutoCloseable
             null != overrides.discipline() ? overrides.discipline() : port.discipline());
         final long bufferLength = overrides.bufferLength() >= 0 ? overrides.bufferLength() :
             0 != port.bufferLength() ? port.bufferLength() : kind.defaultCapacityLength();
-        return kind.newQueue(bufferLength, QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH);
+        final TrafficClasses classes = null != overrides.classes() ? overrides.classes() :
+            null != port.classes() ? port.classes() : TrafficClasses.DEFAULT;
+        return kind.newQueue(bufferLength, QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH,
+            QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, classes);
     }
 
     private static EgressPacer pacer(final PortSpec port, final Overrides overrides)

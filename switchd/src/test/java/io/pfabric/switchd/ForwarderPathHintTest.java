@@ -1,21 +1,14 @@
 package io.pfabric.switchd;
 
-import io.pfabric.common.packet.FramePort;
-import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,75 +20,6 @@ class ForwarderPathHintTest
 {
     private static final int DESTINATION = 0x0A00_0202;
     private static final int FRAME_LENGTH = 200;
-
-    private static final class MemoryPort implements FramePort
-    {
-        private final ArrayDeque<byte[]> arriving = new ArrayDeque<>();
-        private final List<byte[]> sent = new ArrayList<>();
-
-        public int receive(final PacketHandler handler, final int limit)
-        {
-            int taken = 0;
-            while (taken < limit && !arriving.isEmpty())
-            {
-                final byte[] frame = arriving.poll();
-                handler.onPacket(new UnsafeBuffer(frame), 0, frame.length);
-                taken++;
-            }
-            return taken;
-        }
-
-        public boolean canTransmit()
-        {
-            return true;
-        }
-
-        public boolean transmit(final DirectBuffer src, final int srcOffset, final int length)
-        {
-            final byte[] frame = new byte[length];
-            src.getBytes(srcOffset, frame);
-            sent.add(frame);
-            return true;
-        }
-
-        public int flush()
-        {
-            return 0;
-        }
-
-        public long transmitRetries()
-        {
-            return 0;
-        }
-
-        public void updateKernelStatistics()
-        {
-        }
-
-        public long kernelDrops()
-        {
-            return 0;
-        }
-
-        public long oversizeDrops()
-        {
-            return 0;
-        }
-
-        public int maxFrameLength()
-        {
-            return 1514;
-        }
-
-        public String interfaceName()
-        {
-            return "memory";
-        }
-
-        public void close()
-        {
-        }
-    }
 
     private static byte[] frame(final boolean pathFlag, final int pathHint, final int sequence)
     {
@@ -119,11 +43,11 @@ class ForwarderPathHintTest
     @Test
     void thePathHintChoosesTheUplinkAndItsAbsenceSprays()
     {
-        final MemoryPort host = new MemoryPort();
-        final MemoryPort up1 = new MemoryPort();
-        final MemoryPort up2 = new MemoryPort();
+        final MemoryFramePort host = new MemoryFramePort();
+        final MemoryFramePort up1 = new MemoryFramePort();
+        final MemoryFramePort up2 = new MemoryFramePort();
         final SwitchPort[] ports = new SwitchPort[3];
-        final MemoryPort[] io = { host, up1, up2 };
+        final MemoryFramePort[] io = { host, up1, up2 };
         for (int i = 0; i < 3; i++)
         {
             final QueueDiscipline queue = DisciplineKind.PFABRIC.newQueue(1_000_000, 1514);

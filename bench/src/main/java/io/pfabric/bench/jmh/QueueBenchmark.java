@@ -3,6 +3,7 @@ package io.pfabric.bench.jmh;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.DropHandler;
 import io.pfabric.dataplane.queue.FrameHandler;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.dataplane.queue.ReferencePfabricQueue;
@@ -23,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * One enqueue plus one dequeue on an egress buffer of 24 or 600 full frames held at a steady occupancy of all but one
  * frame, with random priorities over many flows. The enqueue copies the frame (1500 bytes unless set otherwise) into a
- * slot; the dequeue hands the port a view of the slot, as a port writing into its transmit ring would take it.
+ * slot; the dequeue hands the port a view of the slot, as a port writing into its transmit ring would take it. Each
+ * flow's frames carry the DSCP 8 × (flow mod 8), so that {@code pfabric-classes} (with its default classes, one per IP
+ * precedence) spreads them evenly over eight classes; the other disciplines ignore it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,7 +49,8 @@ public class QueueBenchmark
     private static final int MASK = ARRIVALS - 1;
 
     /**
-     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}), {@code pfabric-sorted} or
+     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}, {@code pfabric-classes}),
+     * {@code pfabric-sorted} or
      * {@code pfabric-heaps} for a pFabric queue of that structure, or {@value #REFERENCE}.
      */
     @Param({ "pfabric", "droptail", REFERENCE })
@@ -69,6 +73,7 @@ public class QueueBenchmark
     private byte lastByte;
     private final long[] priorities = new long[ARRIVALS];
     private final long[] flowIds = new long[ARRIVALS];
+    private final int[] dscps = new int[ARRIVALS];
     private QueueDiscipline queue;
     private ReferencePfabricQueue reference;
     private int next;
@@ -84,13 +89,14 @@ public class QueueBenchmark
         {
             priorities[i] = random.nextLong(1L << 32);
             flowIds[i] = random.nextInt(FLOWS);
+            dscps[i] = 8 * (int)(flowIds[i] % 8);
         }
         final long capacityLength = (long)bufferPackets * 1500;
         if (REFERENCE.equals(discipline))
         {
             reference = new ReferencePfabricQueue(capacityLength, MAX_FRAME_LENGTH, DropHandler.NONE);
         }
-        else if (discipline.startsWith(PFABRIC_STRUCTURE_PREFIX))
+        else if (isStructureName(discipline))
         {
             queue = new PfabricQueue(capacityLength, MAX_FRAME_LENGTH, structure(discipline));
         }
@@ -115,6 +121,18 @@ public class QueueBenchmark
     {
         enqueue();
         return (null == queue ? reference.dequeue(port) : queue.dequeue(port)) + lastByte;
+    }
+
+    /**
+     * Whether a discipline name forces a pFabric structure ({@code pfabric-sorted}, {@code pfabric-heaps}) rather than
+     * naming a discipline such as {@code pfabric-classes}.
+     *
+     * @param discipline the name.
+     * @return true if it starts with {@value #PFABRIC_STRUCTURE_PREFIX} and is no discipline's name.
+     */
+    public static boolean isStructureName(final String discipline)
+    {
+        return discipline.startsWith(PFABRIC_STRUCTURE_PREFIX) && !PfabricClassQueue.NAME.equals(discipline);
     }
 
     /**
@@ -147,7 +165,7 @@ public class QueueBenchmark
         }
         else
         {
-            queue.enqueue(frame, 0, frameLength, priorities[i], flowIds[i]);
+            queue.enqueue(frame, 0, frameLength, frameLength, priorities[i], flowIds[i], dscps[i]);
         }
     }
 }

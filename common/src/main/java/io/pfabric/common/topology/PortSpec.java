@@ -14,9 +14,17 @@ import java.util.Objects;
  * @param rateBitsPerSec egress line rate the pacer keeps; 0 for unpaced.
  * @param discipline     egress queue discipline, one of {@link #DISCIPLINES}; the switch maps the name to its class.
  * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
+ * @param classes        traffic classes for the {@code pfabric-classes} discipline; null for
+ *                       {@link TrafficClasses#DEFAULT}. Other disciplines have no classes and ignore them.
  */
 public record PortSpec(
-    String name, String interfaceName, UdpEndpoints udp, long rateBitsPerSec, String discipline, int bufferLength)
+    String name,
+    String interfaceName,
+    UdpEndpoints udp,
+    long rateBitsPerSec,
+    String discipline,
+    int bufferLength,
+    TrafficClasses classes)
 {
     /**
      * The discipline a port has when the file names none.
@@ -26,12 +34,33 @@ public record PortSpec(
     /**
      * The queue disciplines a port may name.
      */
-    public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict");
+    public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes");
 
     /**
      * Longest Linux interface name: {@code IFNAMSIZ} less the terminating NUL.
      */
     public static final int MAX_INTERFACE_NAME_LENGTH = Names.MAX_INTERFACE_NAME_LENGTH;
+
+    /**
+     * A port with the default traffic classes.
+     *
+     * @param name           unique within its switch.
+     * @param interfaceName  Linux interface of a raw-socket port; null for a UDP port.
+     * @param udp            endpoints of a UDP port; null for a raw-socket port.
+     * @param rateBitsPerSec egress line rate; 0 for unpaced.
+     * @param discipline     egress queue discipline, one of {@link #DISCIPLINES}.
+     * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
+     */
+    public PortSpec(
+        final String name,
+        final String interfaceName,
+        final UdpEndpoints udp,
+        final long rateBitsPerSec,
+        final String discipline,
+        final int bufferLength)
+    {
+        this(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, null);
+    }
 
     /**
      * Check the port.
@@ -42,6 +71,7 @@ public record PortSpec(
      * @param rateBitsPerSec egress line rate; 0 for unpaced.
      * @param discipline     egress queue discipline, one of {@link #DISCIPLINES}.
      * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
+     * @param classes        traffic classes for {@code pfabric-classes}; null for the default.
      */
     public PortSpec
     {

@@ -33,7 +33,8 @@ public final class TopologyParser
     private static final List<String> TOPOLOGY_KEYS = List.of("hosts", "switches", "links");
     private static final List<String> HOST_KEYS = List.of("name", "ip", "mac", "switch", "port");
     private static final List<String> SWITCH_KEYS = List.of("name", "multipath", "ports");
-    private static final List<String> PORT_KEYS = List.of("name", "interface", "udp", "rate", "discipline", "buffer");
+    private static final List<String> PORT_KEYS = List.of("name", "interface", "udp", "rate", "discipline", "buffer",
+        "classes");
     private static final List<String> UDP_KEYS = List.of("local", "remote", "vni");
 
     private final String source;
@@ -179,7 +180,9 @@ public final class TopologyParser
             optionalValue(map, "discipline", context, PortSpec::requireDiscipline, PortSpec.DEFAULT_DISCIPLINE);
         final int bufferLength = optionalValue(
             map, "buffer", context, text -> PortSpec.requireBufferLength(parseWholeNumber(text, " of bytes")), 0);
-        return origin(new PortSpec(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength), map);
+        final TrafficClasses classes = optionalValue(map, "classes", context, TrafficClasses::parse, null);
+        return origin(
+            new PortSpec(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, classes), map);
     }
 
     private UdpEndpoints udp(final Node node, final String portContext)

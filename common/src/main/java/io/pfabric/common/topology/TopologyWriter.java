@@ -81,6 +81,10 @@ final class TopologyWriter
         {
             yaml.append("        buffer: ").append(port.bufferLength()).append('\n');
         }
+        if (null != port.classes())
+        {
+            yaml.append("        classes: \"").append(port.classes()).append("\"\n");
+        }
     }
 
     private static String scalar(final String text)

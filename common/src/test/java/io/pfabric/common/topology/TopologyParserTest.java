@@ -221,6 +221,25 @@ class TopologyParserTest
     }
 
     @Test
+    void shouldReadTrafficClassesOfAPortAndWriteThemBack()
+    {
+        final Topology topology = parse(with("discipline: pfabric\n", "discipline: pfabric-classes\n" +
+            "        classes: 3:0-7;1:8-15,46\n"));
+        final PortSpec port = topology.switches().get(0).ports().get(0);
+        assertEquals("pfabric-classes", port.discipline());
+        assertEquals(TrafficClasses.parse("3:0-7;1:8-15,46"), port.classes());
+        assertNull(topology.switches().get(0).ports().get(1).classes());
+        assertEquals(topology, parse(topology.toYaml()));
+    }
+
+    @Test
+    void shouldRejectTrafficClassesThatAreNotAClassList()
+    {
+        assertRejected(with("discipline: pfabric\n", "discipline: pfabric\n        classes: 1:0;1:0\n"), 20,
+            "switch 's1' port 'p1': classes '1:0;1:0': DSCP 0 is in class 0 and class 1");
+    }
+
+    @Test
     void shouldRejectNamesThatAreNotNames()
     {
         assertRejected(with("name: h2", "name: h@2"), 7, "host: name 'h@2' is not a name");

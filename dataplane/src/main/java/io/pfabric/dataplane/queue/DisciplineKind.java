@@ -1,5 +1,7 @@
 package io.pfabric.dataplane.queue;
 
+import io.pfabric.common.topology.TrafficClasses;
+
 import java.util.Locale;
 
 /**
@@ -14,7 +16,9 @@ public enum DisciplineKind
     /** {@link EcnQueue} with K = {@link EcnQueue#DEFAULT_MARKING_THRESHOLD_LENGTH}. */
     ECN(EcnQueue.NAME, DropTailQueue.DEFAULT_CAPACITY_LENGTH),
     /** {@link StrictPriorityQueue} with {@link StrictPriorityQueue#DEFAULT_THRESHOLDS}, on pFabric's buffer size. */
-    STRICT(StrictPriorityQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH);
+    STRICT(StrictPriorityQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH),
+    /** {@link PfabricClassQueue} with {@link TrafficClasses#DEFAULT} unless given classes, on pFabric's buffer size. */
+    PFABRIC_CLASSES(PfabricClassQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH);
 
     private final String cliName;
     private final long defaultCapacityLength;
@@ -68,6 +72,22 @@ public enum DisciplineKind
      */
     public QueueDiscipline newQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
     {
+        return newQueue(capacityLength, maxFrameLength, maxStoredLength, TrafficClasses.DEFAULT);
+    }
+
+    /**
+     * A new queue of this discipline with its default parameters and, for {@link #PFABRIC_CLASSES}, the given
+     * traffic classes; the other disciplines have no classes and ignore them.
+     *
+     * @param capacityLength  bytes the buffer may hold.
+     * @param maxFrameLength  longest frame accepted.
+     * @param maxStoredLength most bytes of a frame stored, 8 to {@code maxFrameLength}.
+     * @param classes         DSCP to class and the classes' weights, for {@link #PFABRIC_CLASSES}.
+     * @return the queue.
+     */
+    public QueueDiscipline newQueue(
+        final long capacityLength, final int maxFrameLength, final int maxStoredLength, final TrafficClasses classes)
+    {
         return switch (this)
         {
             case PFABRIC -> new PfabricQueue(capacityLength, maxFrameLength, maxStoredLength);
@@ -76,6 +96,7 @@ public enum DisciplineKind
                 capacityLength, maxFrameLength, maxStoredLength, EcnQueue.DEFAULT_MARKING_THRESHOLD_LENGTH);
             case STRICT -> new StrictPriorityQueue(
                 capacityLength, maxFrameLength, maxStoredLength, StrictPriorityQueue.DEFAULT_THRESHOLDS);
+            case PFABRIC_CLASSES -> new PfabricClassQueue(capacityLength, maxFrameLength, maxStoredLength, classes);
         };
     }
 
@@ -96,6 +117,7 @@ public enum DisciplineKind
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown discipline '" + name + "'; expected one of pfabric, droptail, ecn, strict");
+        throw new IllegalArgumentException(
+            "unknown discipline '" + name + "'; expected one of pfabric, droptail, ecn, strict, pfabric-classes");
     }
 }

@@ -24,7 +24,13 @@ public enum DropReason
     /**
      * The frame was empty, longer than a packet slot, or longer than the whole buffer.
      */
-    BAD_LENGTH;
+    BAD_LENGTH,
+
+    /**
+     * Traffic classes: a buffered frame of a class over its share of the buffer was pushed out to make room for an
+     * arrival of a class within its share ({@link PfabricClassQueue}).
+     */
+    CLASS_SHARE_EVICTION;
 
     private static final DropReason[] VALUES = values();
 

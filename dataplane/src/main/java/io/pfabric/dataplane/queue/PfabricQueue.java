@@ -2,8 +2,6 @@ package io.pfabric.dataplane.queue;
 
 import org.agrona.DirectBuffer;
 
-import java.util.Arrays;
-
 /**
  * pFabric's switch queue (Alizadeh et al., SIGCOMM 2013, §4.1): priority scheduling and priority dropping on a tiny
  * byte-bounded buffer.
@@ -16,10 +14,10 @@ import java.util.Arrays;
  *     among equals, until the arrival fits. Only frames strictly less urgent than the arrival are ever evicted, and
  *     nothing is evicted unless that frees enough room.</li>
  * </ul>
- * Structure: each buffered frame is in an {@link UrgencyIndex} keyed by (priority, arrival sequence) packed into one
- * long, and in a doubly linked FIFO of its flow, found through a {@link FlowTable}. By default buffers of up to
- * {@link #SORTED_INDEX_MAX_FULL_FRAMES} full frames keep the keys in one sorted array and larger ones in two 4-ary
- * heaps ({@link Structure}; {@code pfabric bench queue} measures both).
+ * Structure: the order is a {@link PfabricScheduler}: each buffered frame is in an {@link UrgencyIndex} keyed by
+ * (priority, arrival sequence) packed into one long, and in a doubly linked FIFO of its flow. By default buffers of
+ * up to {@link #SORTED_INDEX_MAX_FULL_FRAMES} full frames keep the keys in one sorted array and larger ones in two
+ * 4-ary heaps ({@link Structure}; {@code pfabric bench queue} measures both).
  */
 public final class PfabricQueue extends QueueDiscipline
 {
@@ -68,28 +66,7 @@ public final class PfabricQueue extends QueueDiscipline
         }
     }
 
-    private static final long SEQUENCE_MASK = 0xFFFF_FFFFL;
-    private static final int SEQUENCE_BITS = 32;
-    private static final int NONE = -1;
-
-    private final long sequenceLimit;
-    private final long sequenceMask;
-    private long nextSequence;
-
-    private final Structure structure;
-    private final UrgencyIndex index;
-    private final long[] slotKey;
-    private final int[] slotFlow;
-    private final int[] slotNext;
-    private final int[] slotPrev;
-    private final long[] renumberScratch;
-
-    private final FlowTable flowIndexById;
-    private final int[] flowHead;
-    private final int[] flowTail;
-    private final long[] flowIdOfFlow;
-    private final int[] freeFlows;
-    private int freeFlowCount;
+    private final PfabricScheduler scheduler;
 
     /**
      * A pFabric queue of the given capacity for frames up to a 1500-byte MTU.
@@ -121,7 +98,7 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public PfabricQueue(final long capacityLength, final int maxFrameLength, final Structure structure)
     {
-        this(capacityLength, maxFrameLength, maxFrameLength, SEQUENCE_BITS, structure);
+        this(capacityLength, maxFrameLength, maxFrameLength, PfabricScheduler.SEQUENCE_BITS, structure);
     }
 
     /**
@@ -133,7 +110,7 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public PfabricQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
     {
-        this(capacityLength, maxFrameLength, maxStoredLength, SEQUENCE_BITS,
+        this(capacityLength, maxFrameLength, maxStoredLength, PfabricScheduler.SEQUENCE_BITS,
             Structure.forBuffer(capacityLength, maxFrameLength));
     }
 
@@ -147,32 +124,7 @@ public final class PfabricQueue extends QueueDiscipline
         final int sequenceBits, final Structure structure)
     {
         super(capacityLength, maxFrameLength, maxStoredLength);
-        final int slots = slab.slotCount();
-        if (sequenceBits > SEQUENCE_BITS || (1L << sequenceBits) <= slots)
-        {
-            throw new IllegalArgumentException("sequenceBits must be at most 32 and number more than " + slots);
-        }
-        sequenceLimit = 1L << sequenceBits;
-        sequenceMask = sequenceLimit - 1;
-
-        this.structure = structure;
-        index = Structure.SORTED == structure ? new SortedUrgencyIndex(slots) : new HeapUrgencyIndex(slots);
-        slotKey = new long[slots];
-        slotFlow = new int[slots];
-        slotNext = new int[slots];
-        slotPrev = new int[slots];
-        renumberScratch = new long[slots];
-
-        flowIndexById = new FlowTable(slots);
-        flowHead = new int[slots];
-        flowTail = new int[slots];
-        flowIdOfFlow = new long[slots];
-        freeFlows = new int[slots];
-        for (int i = 0; i < slots; i++)
-        {
-            freeFlows[i] = slots - 1 - i;
-        }
-        freeFlowCount = slots;
+        scheduler = new PfabricScheduler(slab, sequenceBits, structure);
     }
 
     /**
@@ -190,7 +142,7 @@ public final class PfabricQueue extends QueueDiscipline
      */
     public Structure structure()
     {
-        return structure;
+        return scheduler.structure();
     }
 
     protected boolean onEnqueue(
@@ -202,118 +154,36 @@ public final class PfabricQueue extends QueueDiscipline
             return false;
         }
 
-        if (sequenceLimit == nextSequence)
-        {
-            renumber();
-        }
         final int slot = store(src, srcOffset, length);
-        final long key = ((priority << 32) | (nextSequence++ & sequenceMask)) ^ Long.MIN_VALUE;
-        slotKey[slot] = key;
-
-        final int tablePosition = flowIndexById.find(flowId);
-        int flow = flowIndexById.valueAt(tablePosition);
-        if (FlowTable.MISSING == flow)
-        {
-            flow = freeFlows[--freeFlowCount];
-            flowIndexById.insertAt(tablePosition, flowId, flow);
-            flowIdOfFlow[flow] = flowId;
-            flowHead[flow] = slot;
-            slotPrev[slot] = NONE;
-        }
-        else
-        {
-            final int tail = flowTail[flow];
-            slotNext[tail] = slot;
-            slotPrev[slot] = tail;
-        }
-        slotNext[slot] = NONE;
-        flowTail[flow] = slot;
-        slotFlow[slot] = flow;
-
-        index.add(slot, key);
+        scheduler.add(slot, priority, flowId);
         return true;
     }
 
     protected int removeNext()
     {
-        final int slot = flowHead[slotFlow[index.mostUrgent()]];
-        unlink(slot);
+        final int slot = scheduler.next();
+        scheduler.remove(slot);
         return slot;
     }
 
     private boolean makeRoom(final int length, final long priority)
     {
-        final int candidate = index.leastUrgent();
-        if (UrgencyIndex.priority(slotKey[candidate]) <= priority)
+        if (scheduler.leastUrgentPriority() <= priority)
         {
             return false;
         }
         final long deficit = byteCount + length - capacityLength;
-        if (deficit > slab.frameLength(candidate) && !index.lessUrgentBytesAtLeast(priority, deficit, slab))
+        if (deficit > slab.frameLength(scheduler.leastUrgent()) && !scheduler.lessUrgentBytesAtLeast(priority, deficit))
         {
             return false;
         }
         do
         {
-            final int victim = index.leastUrgent();
-            unlink(victim);
+            final int victim = scheduler.leastUrgent();
+            scheduler.remove(victim);
             dropBuffered(victim, DropReason.PRIORITY_EVICTION);
         }
         while (!fits(length));
         return true;
-    }
-
-    private void unlink(final int slot)
-    {
-        index.remove(slot, slotKey[slot]);
-
-        final int flow = slotFlow[slot];
-        final int prev = slotPrev[slot];
-        final int next = slotNext[slot];
-        if (NONE == prev)
-        {
-            flowHead[flow] = next;
-        }
-        else
-        {
-            slotNext[prev] = next;
-        }
-        if (NONE == next)
-        {
-            flowTail[flow] = prev;
-        }
-        else
-        {
-            slotPrev[next] = prev;
-        }
-        if (NONE == prev && NONE == next)
-        {
-            flowIndexById.remove(flowIdOfFlow[flow]);
-            freeFlows[freeFlowCount++] = flow;
-        }
-    }
-
-    /**
-     * Arrival sequence numbers are 32 bits inside the key; before they wrap, renumber the buffered frames 0..n-1 in
-     * arrival order, which keeps the index's order.
-     */
-    private void renumber()
-    {
-        final int count = packetCount;
-        for (int i = 0; i < count; i++)
-        {
-            final int slot = index.slotAt(i);
-            renumberScratch[i] = (((slotKey[slot] & SEQUENCE_MASK) - (1L << 31)) << 32) | slot;
-        }
-        Arrays.sort(renumberScratch, 0, count);
-        for (int i = 0; i < count; i++)
-        {
-            final int slot = (int)(renumberScratch[i] & SEQUENCE_MASK);
-            final long oldKey = slotKey[slot];
-            final long newKey = (oldKey & ~SEQUENCE_MASK) | i;
-            slotKey[slot] = newKey;
-            index.rekeyInPlace(slot, oldKey, newKey);
-        }
-        nextSequence = count;
     }
 }

@@ -29,6 +29,10 @@ public enum QueueCounter
     BAD_LENGTH_PACKETS("Frames dropped for bad length"),
     /** Bytes dropped by {@link DropReason#BAD_LENGTH}. */
     BAD_LENGTH_BYTES("Bytes dropped for bad length"),
+    /** Frames dropped by {@link DropReason#CLASS_SHARE_EVICTION}. */
+    CLASS_SHARE_EVICTION_PACKETS("Frames evicted for a class within its share"),
+    /** Bytes dropped by {@link DropReason#CLASS_SHARE_EVICTION}. */
+    CLASS_SHARE_EVICTION_BYTES("Bytes evicted for a class within its share"),
     /** Frames marked ECN Congestion Experienced. */
     ECN_MARKED_PACKETS("Frames marked ECN CE"),
     /** Frames that arrived above the marking threshold but were left unmarked: not IPv4, Not-ECT, or already CE. */

@@ -28,6 +28,8 @@ public abstract class QueueDiscipline
      */
     public static final long MAX_PRIORITY = 0xFFFF_FFFFL;
 
+    private static final int DSCP_MASK = 0x3F;
+
     protected final PacketSlab slab;
     protected final QueueCounters counters = new QueueCounters();
     protected final long capacityLength;
@@ -37,6 +39,7 @@ public abstract class QueueDiscipline
     protected int packetCount;
     private DropHandler dropHandler = DropHandler.NONE;
     private int arrivalStoredLength;
+    private int arrivalDscp;
 
     /**
      * Allocate the buffer.
@@ -119,6 +122,33 @@ public abstract class QueueDiscipline
         final long priority,
         final long flowId)
     {
+        return enqueue(src, srcOffset, storedLength, length, priority, flowId, 0);
+    }
+
+    /**
+     * Offer a frame with the DSCP of its IPv4 header, which a discipline with traffic classes
+     * ({@link PfabricClassQueue}) maps to the frame's class; the other disciplines ignore it. The owner reads the DSCP
+     * when it parses the frame, so that a discipline never parses, and a frame stored as a handle still has a class.
+     *
+     * @param src          holding the frame.
+     * @param srcOffset    of the frame in src.
+     * @param storedLength bytes of the frame to copy, 1 to {@code length} and at most the queue's stored length.
+     * @param length       of the whole frame in bytes.
+     * @param priority     smaller is more urgent; saturated to [0, {@link #MAX_PRIORITY}].
+     * @param flowId       identity of the frame's flow.
+     * @param dscp         the frame's IPv4 DSCP, 0 to 63 (only the low 6 bits are used); 0 for a frame that is not
+     *                     IPv4.
+     * @return true if the frame was buffered, false if it was dropped.
+     */
+    public final boolean enqueue(
+        final DirectBuffer src,
+        final int srcOffset,
+        final int storedLength,
+        final int length,
+        final long priority,
+        final long flowId,
+        final int dscp)
+    {
         if (length <= 0 || length > maxFrameLength || storedLength <= 0 || storedLength > length ||
             storedLength > maxStoredLength)
         {
@@ -126,6 +156,7 @@ public abstract class QueueDiscipline
             return false;
         }
         arrivalStoredLength = storedLength;
+        arrivalDscp = dscp & DSCP_MASK;
         final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
         return onEnqueue(src, srcOffset, length, saturated, flowId);
     }
@@ -228,6 +259,17 @@ public abstract class QueueDiscipline
      * @return true if buffered.
      */
     protected abstract boolean onEnqueue(DirectBuffer src, int srcOffset, int length, long priority, long flowId);
+
+    /**
+     * DSCP of the frame being offered, for {@link #onEnqueue}: as given to
+     * {@link #enqueue(DirectBuffer, int, int, int, long, long, int)}, else 0.
+     *
+     * @return the 6-bit DSCP.
+     */
+    protected final int arrivalDscp()
+    {
+        return arrivalDscp;
+    }
 
     /**
      * Whether a frame of this length fits without dropping anything.

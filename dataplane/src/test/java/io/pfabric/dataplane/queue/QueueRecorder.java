@@ -38,6 +38,17 @@ final class QueueRecorder implements DropHandler
         return queue.enqueue(frame(id, length), 0, length, priority, flowId);
     }
 
+    boolean offer(
+        final QueueDiscipline queue,
+        final long id,
+        final int length,
+        final long priority,
+        final long flowId,
+        final int dscp)
+    {
+        return queue.enqueue(frame(id, length), 0, length, length, priority, flowId, dscp);
+    }
+
     long take(final QueueDiscipline queue)
     {
         final int length = queue.dequeue(out, 0);

@@ -100,7 +100,34 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final long sizeBytes)
     {
-        return send(destination, sizeBytes, null);
+        return send(destination, sizeBytes, null, -1);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter, its packets marked with a DSCP (a traffic class
+     * at switches that have classes).
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final long sizeBytes, final int dscp)
+    {
+        return send(destination, sizeBytes, null, requireDscp(dscp));
+    }
+
+    /**
+     * Send a message, its packets marked with a DSCP.
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final byte[] payload, final int dscp)
+    {
+        return send(destination, payload.length, payload, requireDscp(dscp));
     }
 
     /**
@@ -112,10 +139,24 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final byte[] payload)
     {
-        return send(destination, payload.length, payload);
+        return send(destination, payload.length, payload, -1);
     }
 
-    private CompletableFuture<Completion> send(final String destination, final long sizeBytes, final byte[] payload)
+    private static int requireDscp(final int dscp)
+    {
+        if (dscp < 0 || dscp > 63)
+        {
+            throw new IllegalArgumentException("DSCP must be 0 to 63: " + dscp);
+        }
+        return dscp;
+    }
+
+    /**
+     * SEND, with the DSCP flag only when a DSCP is given (-1 for none), so that a host of an earlier version reads
+     * the frames of a client that gives none.
+     */
+    private CompletableFuture<Completion> send(
+        final String destination, final long sizeBytes, final byte[] payload, final int dscp)
     {
         final CompletableFuture<Completion> future = new CompletableFuture<>();
         final int requestId = nextRequest.getAndIncrement();
@@ -128,7 +169,11 @@ public final class AppClient implements AutoCloseable
             frame.writeInt(requestId);
             AppProtocol.writeString(frame, destination);
             frame.writeLong(sizeBytes);
-            frame.writeByte(null == payload ? 0 : AppProtocol.FLAG_PAYLOAD);
+            frame.writeByte((null == payload ? 0 : AppProtocol.FLAG_PAYLOAD) | (dscp < 0 ? 0 : AppProtocol.FLAG_DSCP));
+            if (dscp >= 0)
+            {
+                frame.writeByte(dscp);
+            }
             if (null != payload)
             {
                 frame.write(payload);

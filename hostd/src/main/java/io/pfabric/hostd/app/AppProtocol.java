@@ -13,14 +13,16 @@ import java.nio.charset.StandardCharsets;
  * the type's fields, all big-endian:
  * <pre>
  * 1 SEND       u32 request id, u16 name length, destination host name (UTF-8), u64 size in bytes,
- *              u8 flags (bit 0: the payload follows), payload (size bytes, when flagged)
+ *              u8 flags (bit 0: the payload follows; bit 1: a DSCP follows), u8 DSCP (0 to 63, when flagged),
+ *              payload (size bytes, when flagged)
  * 2 COMPLETED  u32 request id, u64 flow id, u64 flow completion time in ns, u32 timeouts, u64 retransmitted bytes
  * 3 FAILED     u32 request id, u16 length, reason (UTF-8)
  * 4 SUBSCRIBE  (nothing): from now on the server sends a MESSAGE for every whole message this host receives
  * 5 MESSAGE    u16 name length, source host name (UTF-8), u64 flow id, u32 length, the message
  * 6 CLOSING    u16 length, reason (UTF-8): the server disconnects the client, and says why
  * </pre>
- * A client sends SEND and SUBSCRIBE; the server answers each SEND with COMPLETED or FAILED (in completion order,
+ * A SEND without the DSCP flag is the frame of earlier versions, and its flow's packets carry DSCP 0. A client sends
+ * SEND and SUBSCRIBE; the server answers each SEND with COMPLETED or FAILED (in completion order,
  * matched by request id) and pushes MESSAGE frames to subscribers. A frame longer than {@link #MAX_FRAME_LENGTH}
  * ends the connection; a frame's memory grows with the bytes that arrived, never with the length announced.
  */
@@ -60,6 +62,11 @@ public final class AppProtocol
      * Flag of SEND: the payload follows.
      */
     public static final int FLAG_PAYLOAD = 1;
+
+    /**
+     * Flag of SEND: a u8 DSCP follows the flags, which the flow's packets carry.
+     */
+    public static final int FLAG_DSCP = 2;
 
     /**
      * Longest frame accepted: a 1 GiB message and its fields.
@@ -110,9 +117,23 @@ public final class AppProtocol
      * @param destination the receiving host's name.
      * @param sizeBytes   the message's size.
      * @param payload     the message, or null for one whose content does not matter.
+     * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
      */
-    public record Send(long requestId, String destination, long sizeBytes, byte[] payload) implements Request
+    public record Send(long requestId, String destination, long sizeBytes, byte[] payload, int dscp)
+        implements Request
     {
+        /**
+         * SEND with DSCP 0.
+         *
+         * @param requestId   the client's id for the answer.
+         * @param destination the receiving host's name.
+         * @param sizeBytes   the message's size.
+         * @param payload     the message, or null for one whose content does not matter.
+         */
+        public Send(final long requestId, final String destination, final long sizeBytes, final byte[] payload)
+        {
+            this(requestId, destination, sizeBytes, payload, 0);
+        }
     }
 
     /**
@@ -148,7 +169,13 @@ public final class AppProtocol
                     final long requestId = fields.readInt() & 0xFFFF_FFFFL;
                     final String destination = readString(fields);
                     final long sizeBytes = fields.readLong();
-                    final boolean withPayload = 0 != (fields.readUnsignedByte() & FLAG_PAYLOAD);
+                    final int flags = fields.readUnsignedByte();
+                    final boolean withPayload = 0 != (flags & FLAG_PAYLOAD);
+                    final int dscp = 0 != (flags & FLAG_DSCP) ? fields.readUnsignedByte() : 0;
+                    if (dscp > 63)
+                    {
+                        throw new MalformedFrameException("a SEND with DSCP " + dscp + "; a DSCP is 0 to 63");
+                    }
                     if (withPayload ? sizeBytes != fields.available() : 0 != fields.available())
                     {
                         throw new MalformedFrameException("a SEND of " + sizeBytes + " bytes " +
@@ -156,7 +183,7 @@ public final class AppProtocol
                             " bytes after its fields");
                     }
                     return new Send(requestId, destination, sizeBytes,
-                        withPayload ? fields.readNBytes((int)sizeBytes) : null);
+                        withPayload ? fields.readNBytes((int)sizeBytes) : null, dscp);
                 }
                 case SUBSCRIBE ->
                 {

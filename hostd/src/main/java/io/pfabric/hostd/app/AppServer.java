@@ -500,8 +500,8 @@ public final class AppServer implements AutoCloseable
             final long requestId = request.requestId();
             try
             {
-                (null != request.payload() ? host.send(request.destination(), request.payload()) :
-                    host.send(request.destination(), request.sizeBytes()))
+                (null != request.payload() ? host.send(request.destination(), request.payload(), request.dscp()) :
+                    host.send(request.destination(), request.sizeBytes(), request.dscp()))
                     .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
             }
             catch (final IllegalArgumentException ex)

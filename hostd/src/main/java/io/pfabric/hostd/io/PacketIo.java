@@ -67,6 +67,23 @@ public interface PacketIo extends AutoCloseable
     boolean send(int destinationHost, DirectBuffer buffer, int offset, int length);
 
     /**
+     * Send a packet whose IPv4 header carries a DSCP, by which switches with traffic classes pick its class. By
+     * default the DSCP is not carried: for an I/O that writes no IPv4 header of its own.
+     *
+     * @param destinationHost index of the receiving host in the topology.
+     * @param buffer          holding the packet.
+     * @param offset          of the pFabric header.
+     * @param length          of header and payload.
+     * @param dscp            the IPv4 DSCP, 0 to 63.
+     * @return true if the packet was accepted for sending.
+     */
+    default boolean send(
+        final int destinationHost, final DirectBuffer buffer, final int offset, final int length, final int dscp)
+    {
+        return send(destinationHost, buffer, offset, length);
+    }
+
+    /**
      * The longest packet (pFabric header and payload) that crosses the fabric unfragmented.
      *
      * @return bytes.

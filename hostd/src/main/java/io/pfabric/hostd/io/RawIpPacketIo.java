@@ -248,6 +248,15 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
      */
     public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
     {
+        return send(destinationHost, buffer, offset, length, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean send(
+        final int destinationHost, final DirectBuffer buffer, final int offset, final int length, final int dscp)
+    {
         if (length > maxPacketLength() || !port.canTransmit())
         {
             sendFailures++;
@@ -260,7 +269,7 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
         ipv4.wrap(frame, EthernetFlyweight.HEADER_LENGTH)
             .version(Ipv4Flyweight.VERSION)
             .ihl(Ipv4Flyweight.MIN_IHL)
-            .dscp(0)
+            .dscp(dscp)
             .ecn(0)
             .totalLength(Ipv4Flyweight.HEADER_LENGTH + length)
             .identification(identification++ & 0xFFFF)

@@ -55,6 +55,7 @@ public final class UdpPacketIo implements PacketIo
     private long packetsSent;
     private long packetsReceived;
     private long sendFailures;
+    private int socketDscp;
     private long unknownSourceDrops;
 
     private UdpPacketIo(final ManualIoEventLoop loop, final boolean ownsLoop, final DatagramChannel channel,
@@ -196,6 +197,26 @@ public final class UdpPacketIo implements PacketIo
      */
     public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
     {
+        return send(destinationHost, buffer, offset, length, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The kernel writes the IPv4 header, with the socket's type of service: when the DSCP differs from the last
+     * packet's, the packets written so far are flushed and the socket's {@code IP_TOS} is set before this one is
+     * written. A packet still in Netty's outbound buffer after that flush (the socket's send buffer was full) leaves
+     * with the new DSCP.
+     */
+    public boolean send(
+        final int destinationHost, final DirectBuffer buffer, final int offset, final int length, final int dscp)
+    {
+        if (dscp != socketDscp && channel.isActive())
+        {
+            channel.flush();
+            channel.config().setOption(ChannelOption.IP_TOS, (dscp & 0x3F) << 2);
+            socketDscp = dscp;
+        }
         if (!channel.isActive() || !channel.isWritable())
         {
             sendFailures++;

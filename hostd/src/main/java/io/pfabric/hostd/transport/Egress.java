@@ -52,7 +52,15 @@ final class Egress
      */
     void send(final int destinationHost, final int length, final long nowNs)
     {
-        if (!io.send(destinationHost, buffer, 0, length))
+        send(destinationHost, length, nowNs, 0);
+    }
+
+    /**
+     * Send the packet at the start of the send buffer with an IPv4 DSCP.
+     */
+    void send(final int destinationHost, final int length, final long nowNs, final int dscp)
+    {
+        if (!io.send(destinationHost, buffer, 0, length, dscp))
         {
             counters.sendFailures++;
         }

@@ -27,6 +27,11 @@ public final class FlowSender
 {
     private static final double INITIAL_SSTHRESH_PACKETS = 1e9;
 
+    /**
+     * Largest IPv4 DSCP.
+     */
+    public static final int MAX_DSCP = 63;
+
     private final TransportConfiguration configuration;
     private final long flowId;
     private final int destinationHost;
@@ -34,6 +39,7 @@ public final class FlowSender
     private final int segmentCount;
     private final long startNs;
     private final long deadlineUs;
+    private final int dscp;
     private final BitSet acked;
     private final BitSet inFlight;
     private final BitSet everSent;
@@ -72,6 +78,33 @@ public final class FlowSender
         final long startNs,
         final long deadlineUs)
     {
+        this(configuration, flowId, destinationHost, sizeBytes, startNs, deadlineUs, 0);
+    }
+
+    /**
+     * A new flow whose packets carry a DSCP, which puts them in a traffic class at switches that have classes.
+     *
+     * @param configuration   the transport's settings.
+     * @param flowId          unique id (source host id in the high 32 bits).
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       bytes to deliver, 1 to 2^32 - 1.
+     * @param startNs         when the flow arrived.
+     * @param deadlineUs      for {@link PriorityPolicy#DEADLINE}, microseconds since the transport started; else 0.
+     * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
+     */
+    public FlowSender(
+        final TransportConfiguration configuration,
+        final long flowId,
+        final int destinationHost,
+        final long sizeBytes,
+        final long startNs,
+        final long deadlineUs,
+        final int dscp)
+    {
+        if (dscp < 0 || dscp > MAX_DSCP)
+        {
+            throw new IllegalArgumentException("DSCP must be 0 to 63: " + dscp);
+        }
         if (sizeBytes < 1 || sizeBytes > PfabricHeaderFlyweight.MAX_PRIORITY)
         {
             throw new IllegalArgumentException("flow size must be 1 to 2^32 - 1 bytes: " + sizeBytes);
@@ -83,6 +116,7 @@ public final class FlowSender
         this.segmentCount = (int)((sizeBytes + configuration.segmentLength() - 1) / configuration.segmentLength());
         this.startNs = startNs;
         this.deadlineUs = deadlineUs;
+        this.dscp = dscp;
         this.acked = new BitSet(segmentCount);
         this.inFlight = new BitSet(segmentCount);
         this.everSent = new BitSet(segmentCount);
@@ -493,6 +527,16 @@ public final class FlowSender
     public int destinationHost()
     {
         return destinationHost;
+    }
+
+    /**
+     * IPv4 DSCP of the flow's data packets.
+     *
+     * @return 0 to 63.
+     */
+    public int dscp()
+    {
+        return dscp;
     }
 
     /**

@@ -154,7 +154,34 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
     {
-        return enqueue(destinationHost, sizeBytes, null, 0);
+        return enqueue(destinationHost, sizeBytes, null, 0, 0);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter, its packets marked with a DSCP: at switches with
+     * traffic classes the DSCP chooses the flow's class.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param sizeBytes       1 to 2^32 - 1.
+     * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes, final int dscp)
+    {
+        return enqueue(destinationHost, sizeBytes, null, 0, dscp);
+    }
+
+    /**
+     * Send a message, its packets marked with a DSCP.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param payload         the message, 1 byte or more; not to be changed until the future completes.
+     * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final byte[] payload, final int dscp)
+    {
+        return enqueue(destinationHost, payload.length, payload, 0, dscp);
     }
 
     /**
@@ -166,7 +193,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      */
     public CompletableFuture<FlowRecord> send(final int destinationHost, final byte[] payload)
     {
-        return enqueue(destinationHost, payload.length, payload, 0);
+        return enqueue(destinationHost, payload.length, payload, 0, 0);
     }
 
     /**
@@ -180,7 +207,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public CompletableFuture<FlowRecord> sendWithDeadline(
         final int destinationHost, final long sizeBytes, final long deadlineUs)
     {
-        return enqueue(destinationHost, sizeBytes, null, deadlineUs);
+        return enqueue(destinationHost, sizeBytes, null, deadlineUs, 0);
     }
 
     /**
@@ -240,7 +267,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     private CompletableFuture<FlowRecord> enqueue(
-        final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineUs)
+        final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineUs, final int dscp)
     {
         final CompletableFuture<FlowRecord> future = new CompletableFuture<>();
         if (destinationHost < 0 || destinationHost == localHost)
@@ -254,8 +281,13 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             future.completeExceptionally(new IllegalArgumentException("message size out of range: " + sizeBytes));
             return future;
         }
+        if (dscp < 0 || dscp > FlowSender.MAX_DSCP)
+        {
+            future.completeExceptionally(new IllegalArgumentException("DSCP out of range (0 to 63): " + dscp));
+            return future;
+        }
         final long arrivalNs = clock.nanoTime();
-        if (!commands.offer(() -> start(destinationHost, sizeBytes, payload, deadlineUs, arrivalNs, future)))
+        if (!commands.offer(() -> start(destinationHost, sizeBytes, payload, deadlineUs, dscp, arrivalNs, future)))
         {
             future.completeExceptionally(new IllegalStateException("too many sends waiting for the transport"));
         }
@@ -268,6 +300,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final long sizeBytes,
         final byte[] payload,
         final long deadlineUs,
+        final int dscp,
         final long arrivalNs,
         final CompletableFuture<FlowRecord> future)
     {
@@ -278,7 +311,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         final long flowId = PfabricHeaderFlyweight.flowId(localHost, incarnation, flowCounter++);
         final FlowSender sender =
-            new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs);
+            new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs, dscp);
         final int slot = flows.add(sender, payload, future);
         scheduler.refresh(slot, sender);
         counters.flowsStarted++;

@@ -64,7 +64,7 @@ final class Transmitter
             }
             sender.nextPacket(nowNs, outbound);
             final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
-            egress.send(sender.destinationHost(), length, nowNs);
+            egress.send(sender.destinationHost(), length, nowNs, sender.dscp());
             if (null != admission)
             {
                 admission.onAdmitted(sender.destinationHost(), nowNs, egress.wireLength(length));

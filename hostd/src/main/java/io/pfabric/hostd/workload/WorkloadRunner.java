@@ -128,7 +128,7 @@ public final class WorkloadRunner
             while (index < mine.size() && mine.get(index).startNs() <= nowNs - originNs)
             {
                 final WorkloadTrace.FlowSpec flow = mine.get(index++);
-                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes())
+                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes(), flow.dscp())
                     .whenComplete((record, error) -> onFinished(flow, nowNs, record, error));
                 started++;
                 lastStartNs = nowNs;

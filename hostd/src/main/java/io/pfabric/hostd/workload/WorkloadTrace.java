@@ -22,10 +22,28 @@ public final class WorkloadTrace
      * @param destinationHost index of the receiving host.
      * @param sizeBytes       whole 1460-byte packets.
      * @param startNs         arrival time from the start of the run.
+     * @param dscp            IPv4 DSCP of the flow's packets, its traffic class at switches that have classes.
      */
-    public record FlowSpec(long flowIndex, int sourceHost, int destinationHost, long sizeBytes, long startNs)
+    public record FlowSpec(long flowIndex, int sourceHost, int destinationHost, long sizeBytes, long startNs, int dscp)
     {
+        /**
+         * A flow of DSCP 0.
+         *
+         * @param flowIndex       position in the trace, in order of start.
+         * @param sourceHost      index of the sending host.
+         * @param destinationHost index of the receiving host.
+         * @param sizeBytes       whole 1460-byte packets.
+         * @param startNs         arrival time from the start of the run.
+         */
+        public FlowSpec(
+            final long flowIndex, final int sourceHost, final int destinationHost, final long sizeBytes,
+            final long startNs)
+        {
+            this(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, 0);
+        }
     }
+
+    private static final long DSCP_SEED_MIX = 0x5EED_D5C9_0000_0001L;
 
     private WorkloadTrace()
     {
@@ -117,6 +135,72 @@ public final class WorkloadTrace
         }
         flows.sort(Comparator.comparingLong(FlowSpec::startNs).thenComparingLong(FlowSpec::flowIndex));
         return flows;
+    }
+
+    /**
+     * Mark each flow of a trace with a DSCP drawn by share, so that traffic classes carry given fractions of the
+     * flows: {@code 0:3,8:1} marks three flows in four DSCP 0 and one in four DSCP 8. The draws come from the seed
+     * and the flows' order alone, so every host that generated the same trace marks it the same; the flows' sizes,
+     * ends and times are those of the trace.
+     *
+     * @param flows  the trace.
+     * @param shares comma-separated {@code DSCP:SHARE}, DSCP 0 to 63 each at most once, shares positive numbers.
+     * @param seed   makes the marks repeatable.
+     * @return the flows, marked, in the same order.
+     * @throws IllegalArgumentException if the shares do not parse.
+     */
+    public static List<FlowSpec> withDscpShares(final List<FlowSpec> flows, final String shares, final long seed)
+    {
+        final String[] items = shares.split(",", -1);
+        final int[] dscps = new int[items.length];
+        final double[] cumulative = new double[items.length];
+        double total = 0;
+        for (int i = 0; i < items.length; i++)
+        {
+            final String[] pair = items[i].trim().split(":", -1);
+            try
+            {
+                if (2 != pair.length)
+                {
+                    throw new NumberFormatException();
+                }
+                dscps[i] = Integer.parseInt(pair[0].trim());
+                final double share = Double.parseDouble(pair[1].trim());
+                if (dscps[i] < 0 || dscps[i] > 63 || !(share > 0) || Double.isInfinite(share))
+                {
+                    throw new NumberFormatException();
+                }
+                for (int j = 0; j < i; j++)
+                {
+                    if (dscps[j] == dscps[i])
+                    {
+                        throw new NumberFormatException();
+                    }
+                }
+                total += share;
+                cumulative[i] = total;
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IllegalArgumentException("DSCP shares '" + shares + "': '" + items[i] + "' is not " +
+                    "DSCP:SHARE with a DSCP of 0 to 63 given once and a positive share, as in 0:3,8:1");
+            }
+        }
+        final SplittableRandom random = new SplittableRandom(seed ^ DSCP_SEED_MIX);
+        final List<FlowSpec> marked = new ArrayList<>(flows.size());
+        for (final FlowSpec flow : flows)
+        {
+            final double draw = random.nextDouble() * total;
+            int i = 0;
+            while (i < items.length - 1 && draw >= cumulative[i])
+            {
+                i++;
+            }
+            marked.add(new FlowSpec(
+                flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(), flow.startNs(),
+                dscps[i]));
+        }
+        return marked;
     }
 
     private static double exponential(final SplittableRandom random, final double meanNs)

@@ -1,0 +1,86 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.common.wire.EthernetFlyweight;
+import io.pfabric.common.wire.Ipv4Flyweight;
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
+import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueDiscipline;
+import io.pfabric.switchd.table.ForwardingTable;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The forwarder hands each frame's DSCP to its egress queue: frames received in one duty cycle leave a
+ * {@code pfabric-classes} port alternating between two classes of equal weight, though one class's frames are all
+ * more urgent, and in pFabric's order on a plain {@code pfabric} port.
+ */
+class ForwarderTrafficClassTest
+{
+    private static final int DESTINATION = 0x0A00_0202;
+    private static final int FRAME_LENGTH = 1500;
+
+    private static byte[] frame(final int dscp, final long priority, final long flowId, final int sequence)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
+        new EthernetFlyweight().wrap(frame, 0).destinationMac(0x02_00_00_00_00_01L).sourceMac(0x02_00_00_00_00_02L)
+            .etherType(EthernetFlyweight.ETHERTYPE_IPV4);
+        new Ipv4Flyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH)
+            .version(Ipv4Flyweight.VERSION).ihl(Ipv4Flyweight.MIN_IHL).dscp(dscp)
+            .totalLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH).ttl(64)
+            .protocol(Ipv4Flyweight.PROTOCOL_PFABRIC).sourceAddress(0x0A00_0101).destinationAddress(DESTINATION)
+            .computeChecksum();
+        new PfabricHeaderFlyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH)
+            .version(PfabricHeaderFlyweight.VERSION).type(PfabricHeaderFlyweight.TYPE_DATA)
+            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH).priority(priority).flowId(flowId)
+            .segmentOffset(sequence)
+            .payloadLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH - Ipv4Flyweight.HEADER_LENGTH -
+                PfabricHeaderFlyweight.HEADER_LENGTH);
+        return frame.byteArray();
+    }
+
+    private static List<Integer> departures(final DisciplineKind kind)
+    {
+        final MemoryFramePort host = new MemoryFramePort();
+        final MemoryFramePort uplink = new MemoryFramePort();
+        final MemoryFramePort[] io = { host, uplink };
+        final SwitchPort[] ports = new SwitchPort[io.length];
+        for (int i = 0; i < io.length; i++)
+        {
+            final QueueDiscipline queue = kind.newQueue(36_000, 1514, 1514, TrafficClasses.parse("1;1:46"));
+            ports[i] = new SwitchPort("p" + i, io[i], queue, null);
+        }
+        final ForwardingTable table = new ForwardingTable().addHost(DESTINATION, 0x02_00_00_00_00_09L, 1);
+        final Forwarder forwarder = new Forwarder(ports, table, true, new CachedNanoClock());
+        for (int i = 0; i < 4; i++)
+        {
+            host.arriving.add(frame(46, 100_000, 1, i));
+        }
+        for (int i = 4; i < 8; i++)
+        {
+            host.arriving.add(frame(0, 10, 2, i));
+        }
+        forwarder.doWork();
+        final List<Integer> sequences = new ArrayList<>();
+        final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
+        for (final byte[] frame : uplink.sent)
+        {
+            sequences.add((int)header.wrap(new UnsafeBuffer(frame),
+                EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH).segmentOffset());
+        }
+        return sequences;
+    }
+
+    @Test
+    void framesLeaveAClassPortByTheirDscpsClassAndAPfabricPortByPriority()
+    {
+        assertEquals(List.of(0, 4, 1, 5, 2, 6, 3, 7), departures(DisciplineKind.PFABRIC_CLASSES));
+        assertEquals(List.of(4, 5, 6, 7, 0, 1, 2, 3), departures(DisciplineKind.PFABRIC));
+    }
+}

@@ -1,0 +1,82 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.PacketHandler;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A switch port in memory: frames queued in {@code arriving} are received, frames transmitted collect in {@code sent}.
+ */
+final class MemoryFramePort implements FramePort
+{
+    final ArrayDeque<byte[]> arriving = new ArrayDeque<>();
+    final List<byte[]> sent = new ArrayList<>();
+
+    public int receive(final PacketHandler handler, final int limit)
+    {
+        int taken = 0;
+        while (taken < limit && !arriving.isEmpty())
+        {
+            final byte[] frame = arriving.poll();
+            handler.onPacket(new UnsafeBuffer(frame), 0, frame.length);
+            taken++;
+        }
+        return taken;
+    }
+
+    public boolean canTransmit()
+    {
+        return true;
+    }
+
+    public boolean transmit(final DirectBuffer src, final int srcOffset, final int length)
+    {
+        final byte[] frame = new byte[length];
+        src.getBytes(srcOffset, frame);
+        sent.add(frame);
+        return true;
+    }
+
+    public int flush()
+    {
+        return 0;
+    }
+
+    public long transmitRetries()
+    {
+        return 0;
+    }
+
+    public void updateKernelStatistics()
+    {
+    }
+
+    public long kernelDrops()
+    {
+        return 0;
+    }
+
+    public long oversizeDrops()
+    {
+        return 0;
+    }
+
+    public int maxFrameLength()
+    {
+        return 1514;
+    }
+
+    public String interfaceName()
+    {
+        return "memory";
+    }
+
+    public void close()
+    {
+    }
+}
