@@ -10,13 +10,14 @@ import java.util.concurrent.CompletableFuture;
 interface Endpoint
 {
     /**
-     * Start a flow.
+     * Start a flow whose data packets carry a DSCP.
      *
      * @param destinationHost the receiver.
      * @param sizeBytes       its size.
+     * @param dscp            the DSCP of its data packets, 0 to 63.
      * @return completed with the flow's record when its last byte is acknowledged.
      */
-    CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes);
+    CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes, int dscp);
 
     /**
      * Do what is due at the clock's time.

@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * Frames in flight, by index, reused: no allocation per packet once the pool has grown to the run's peak. Beside
- * each frame, what the switches read from it (its length, destination, priority and flow id), its payload's
+ * each frame, what the switches read from it (its length, destination, DSCP, priority and flow id), its payload's
  * length, its path hint and the length of its content, packed in four longs so that a hop reads one cache line.
  * In a frame the Ethernet and IPv4 header bytes hold the simulator's routing (destination and source host) and the
  * frame's handle in this pool.
@@ -24,6 +24,9 @@ final class PacketPool
     private static final int LENGTH_AND_DESTINATION = 2;
     private static final int HINT_CONTENT_AND_PAYLOAD = 3;
     private static final int SHORT_MASK = 0xFFFF;
+    private static final int LENGTH_MASK = 0xFF_FFFF;
+    private static final int DSCP_SHIFT = 56;
+    private static final int DSCP_MASK = 0x3F;
 
     private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
     private long[] descriptions = new long[STRIDE * 1024];
@@ -60,7 +63,12 @@ final class PacketPool
 
     int length(final int packet)
     {
-        return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32);
+        return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> 32) & LENGTH_MASK;
+    }
+
+    int dscp(final int packet)
+    {
+        return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> DSCP_SHIFT) & DSCP_MASK;
     }
 
     int destination(final int packet)
@@ -104,15 +112,17 @@ final class PacketPool
      * @param payloadLength its payload bytes, 0 for ACKs and probes; below 2^16.
      * @param contentLength bytes after the simulator's headers; below 2^16.
      * @param pathHint      the spine it asks for, or -1.
+     * @param dscp          the DSCP of its IPv4 header, 0 to 63.
      */
     void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
-        final int payloadLength, final int contentLength, final int pathHint)
+        final int payloadLength, final int contentLength, final int pathHint, final int dscp)
     {
         final int base = STRIDE * packet;
         final long[] d = descriptions;
         d[base + PRIORITY] = priority;
         d[base + FLOW_ID] = flowId;
-        d[base + LENGTH_AND_DESTINATION] = ((long)length << 32) | (destination & 0xFFFF_FFFFL);
+        d[base + LENGTH_AND_DESTINATION] = ((long)(dscp & DSCP_MASK) << DSCP_SHIFT) |
+            ((long)(length & LENGTH_MASK) << 32) | (destination & 0xFFFF_FFFFL);
         d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
             (payloadLength & SHORT_MASK);
     }

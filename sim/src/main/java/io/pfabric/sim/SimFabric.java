@@ -1,8 +1,10 @@
 package io.pfabric.sim;
 
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 
 /**
  * The simulated fabric's shape and physics: a two-tier leaf-spine (a star is one leaf and no spine) or a three-tier
@@ -22,8 +24,10 @@ import io.pfabric.dataplane.pacer.EgressPacer;
  * @param edgeDelayNs      one-way latency of an edge link, the host's own delay included.
  * @param coreDelayNs      one-way latency of a core link.
  * @param bufferLength     bytes of every switch port's queue.
- * @param discipline       every switch port's queue discipline: pfabric, droptail, ecn or strict.
+ * @param discipline       every switch port's queue discipline: pfabric, droptail, ecn, strict or pfabric-classes.
  * @param pods             K for a fat-tree, 0 for a leaf-spine or a star.
+ * @param classes          every port's traffic classes when the discipline is pfabric-classes (DSCP to class and
+ *                         the classes' weights); the other disciplines ignore them.
  */
 public record SimFabric(
     int leaves,
@@ -35,7 +39,8 @@ public record SimFabric(
     long coreDelayNs,
     long bufferLength,
     String discipline,
-    int pods)
+    int pods,
+    TrafficClasses classes)
 {
     /**
      * Checks the shape.
@@ -58,6 +63,41 @@ public record SimFabric(
         {
             throw new IllegalArgumentException("rates and buffers must be positive, delays not negative");
         }
+        if (null == classes)
+        {
+            throw new IllegalArgumentException("a fabric needs traffic classes, the default ones if none are given");
+        }
+    }
+
+    /**
+     * A fabric whose ports have the default traffic classes ({@link TrafficClasses#DEFAULT}), should their
+     * discipline be pfabric-classes.
+     *
+     * @param leaves             leaf (edge) switches.
+     * @param hostsPerLeaf       hosts under each leaf.
+     * @param spines             spine (core) switches; 0 for a star (then leaves must be 1).
+     * @param edgeRateBitsPerSec host links.
+     * @param coreRateBitsPerSec switch-to-switch links.
+     * @param edgeDelayNs        one-way latency of an edge link, the host's own delay included.
+     * @param coreDelayNs        one-way latency of a core link.
+     * @param bufferLength       bytes of every switch port's queue.
+     * @param discipline         every switch port's queue discipline.
+     * @param pods               K for a fat-tree, 0 for a leaf-spine or a star.
+     */
+    public SimFabric(
+        final int leaves,
+        final int hostsPerLeaf,
+        final int spines,
+        final long edgeRateBitsPerSec,
+        final long coreRateBitsPerSec,
+        final long edgeDelayNs,
+        final long coreDelayNs,
+        final long bufferLength,
+        final String discipline,
+        final int pods)
+    {
+        this(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs, coreDelayNs,
+            bufferLength, discipline, pods, TrafficClasses.DEFAULT);
     }
 
     /**
@@ -71,7 +111,8 @@ public record SimFabric(
      * @param edgeDelayNs        one-way latency of an edge link, the host's own delay included.
      * @param coreDelayNs        one-way latency of a core link.
      * @param bufferLength       bytes of every switch port's queue.
-     * @param discipline         every switch port's queue discipline: pfabric, droptail, ecn or strict.
+     * @param discipline         every switch port's queue discipline: pfabric, droptail, ecn, strict or
+     *                           pfabric-classes (with the default classes).
      */
     public SimFabric(
         final int leaves,
@@ -152,7 +193,7 @@ public record SimFabric(
     public SimFabric withShape(final int newLeaves, final int newHostsPerLeaf, final int newSpines)
     {
         return new SimFabric(newLeaves, newHostsPerLeaf, newSpines, edgeRateBitsPerSec, coreRateBitsPerSec,
-            edgeDelayNs, coreDelayNs, bufferLength, discipline);
+            edgeDelayNs, coreDelayNs, bufferLength, discipline, 0, classes);
     }
 
     /**
@@ -165,7 +206,29 @@ public record SimFabric(
     public SimFabric withQueues(final String newDiscipline, final long newBufferLength)
     {
         return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs,
-            coreDelayNs, newBufferLength, newDiscipline, pods);
+            coreDelayNs, newBufferLength, newDiscipline, pods, classes);
+    }
+
+    /**
+     * The same fabric with pFabric within traffic classes on every port: discipline pfabric-classes.
+     *
+     * @param newClasses DSCP to class and the classes' weights.
+     * @return the fabric.
+     */
+    public SimFabric withClasses(final TrafficClasses newClasses)
+    {
+        return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs,
+            coreDelayNs, bufferLength, PfabricClassQueue.NAME, pods, newClasses);
+    }
+
+    /**
+     * Whether every port runs pFabric within traffic classes.
+     *
+     * @return true if the discipline is pfabric-classes.
+     */
+    public boolean hasClasses()
+    {
+        return PfabricClassQueue.NAME.equals(discipline);
     }
 
     /**
@@ -182,7 +245,7 @@ public record SimFabric(
     public SimFabric withBaseRtts(final long sameLeafRttNs, final long acrossLeavesRttNs)
     {
         final SimFabric idle = new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, 0,
-            0, bufferLength, discipline, pods);
+            0, bufferLength, discipline, pods, classes);
         final int last = hosts() - 1;
         final int coreTraversals = 2 * coreLinksBetween(0, last);
         long edgeNs = 0;
@@ -201,7 +264,7 @@ public record SimFabric(
             coreNs = edgeNs;
         }
         return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeNs, coreNs,
-            bufferLength, discipline, pods);
+            bufferLength, discipline, pods, classes);
     }
 
     /**

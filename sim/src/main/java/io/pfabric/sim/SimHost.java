@@ -87,6 +87,12 @@ final class SimHost implements PacketIo
 
     public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
     {
+        return send(destinationHost, buffer, offset, length, 0);
+    }
+
+    public boolean send(
+        final int destinationHost, final DirectBuffer buffer, final int offset, final int length, final int dscp)
+    {
         final int packet = packets.acquire();
         final UnsafeBuffer frame = packets.frame(packet);
         frame.setMemory(0, FRAME_OVERHEAD, (byte)0);
@@ -97,7 +103,7 @@ final class SimHost implements PacketIo
             ByteOrder.BIG_ENDIAN);
         frame.putByte(EthernetFlyweight.HEADER_LENGTH, (byte)0x45);
         frame.putByte(EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET,
-            (byte)(ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0));
+            (byte)((dscp << 2) | (ecnCapable ? Ipv4Flyweight.ECN_ECT0 : 0)));
         frame.putBytes(FRAME_OVERHEAD, buffer, offset, length);
         final long priority;
         final long flowId;
@@ -127,7 +133,7 @@ final class SimHost implements PacketIo
             flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
             payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
         }
-        packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint);
+        packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint, dscp);
         simulator.onHostSend(index, packet);
         return true;
     }

@@ -7,7 +7,9 @@ import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
  * A simulated switch port or host NIC: switchd's queue drained by switchd's pacer at the link's rate onto a link of
- * a one-way delay to its peer, a host or a switch. A frame the queue drops goes back to the pool.
+ * a one-way delay to its peer, a host or a switch. A frame the queue drops goes back to the pool. A port of
+ * pfabric-classes has the fabric's classes, and its longest frame is the pool's frame capacity, so a class's DRR
+ * quantum is its weight times {@link PacketPool#FRAME_CAPACITY} bytes.
  */
 final class SimPort
 {
@@ -26,7 +28,7 @@ final class SimPort
     {
         this.queue = (DisciplineKind.ECN == kind ?
             new EcnQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength, ecnThresholdLength) :
-            kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength))
+            kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength, fabric.classes()))
             .dropHandler((buffer, offset, length, reason) ->
                 packets.release(buffer.getInt(offset + handleOffsetInStored)));
         this.pacer = new EgressPacer(rateBitsPerSec, 1);

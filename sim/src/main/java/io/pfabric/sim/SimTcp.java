@@ -139,7 +139,28 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         return dctcp;
     }
 
-    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+    /**
+     * Start a flow; its segments carry DSCP 0 whatever the flow's, since the baselines' drop-tail and ECN queues have
+     * no classes.
+     *
+     * @param destinationHost the receiver.
+     * @param sizeBytes       its size.
+     * @param dscp            the flow's DSCP, not carried.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes, final int dscp)
+    {
+        return send(destinationHost, sizeBytes);
+    }
+
+    /**
+     * Start a flow.
+     *
+     * @param destinationHost the receiver.
+     * @param sizeBytes       its size.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
     {
         nowNs = clock.nanoTime();
         final Sender sender = new Sender(((long)localHost << 32) | (flowCounter++ & 0xFFFF_FFFFL), destinationHost,

@@ -32,9 +32,10 @@ import java.util.SplittableRandom;
  * header (32 bytes, more with SACK blocks) and the payload, plus 24 bytes of FCS, preamble and gap; a full 1460-byte
  * segment takes 1,550 bytes of wire time. In the buffer the Ethernet and IPv4 header bytes hold the simulator's
  * routing (destination and source host) and the frame's handle in the simulator's pool. A queue stores only the
- * handle ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long)}), or the Ethernet and IPv4 headers
- * where it marks ECN, and accounts each frame at its real length, so that a hop costs the same whatever the frame's
- * length; the pFabric header's priority and flow id are read once, when the host sends the frame.
+ * handle ({@link QueueDiscipline#enqueue(DirectBuffer, int, int, int, long, long, int)}), or the Ethernet and IPv4
+ * headers where it marks ECN, and accounts each frame at its real length, so that a hop costs the same whatever the
+ * frame's length; the pFabric header's priority and flow id, and the DSCP the host marked the frame with, are read
+ * once, when the host sends the frame, and a queue of pfabric-classes takes the frame's class from that DSCP.
  * <p>
  * A port's end of transmission is an event only when a frame waits for it: the port takes that event's place in the
  * order of events when its transmission starts, and schedules it there once a frame is queued behind. A frame that
@@ -565,7 +566,7 @@ public final class Simulator
     private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
         final FlowRecord[] records, final int[] completed)
     {
-        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes())
+        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp())
             .whenComplete((record, error) ->
             {
                 if (null != record)
@@ -793,7 +794,7 @@ public final class Simulator
             return;
         }
         port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
-            packets.priority(packet), packets.flowId(packet));
+            packets.priority(packet), packets.flowId(packet), packets.dscp(packet));
         if (!busy)
         {
             startTransmission(switchIndex, portIndex);
@@ -827,7 +828,8 @@ public final class Simulator
     {
         if (null != transmitObserver)
         {
-            transmitObserver.onTransmit(switchIndex, portIndex, nowNs, packets.payloadLength(packet));
+            transmitObserver.onTransmit(switchIndex, portIndex, nowNs, packets.payloadLength(packet), length,
+                packets.dscp(packet));
         }
         port.pacer.onRelease(nowNs, length);
         final long doneNs = port.pacer.nextDepartureNs();

@@ -13,4 +13,21 @@ public interface TransmitObserver
      * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
      */
     void onTransmit(int switchIndex, int port, long nowNs, int payloadLength);
+
+    /**
+     * Told of a frame with its length and DSCP; by default tells {@link #onTransmit(int, int, long, int)}.
+     *
+     * @param switchIndex   as for {@link Simulator#queue(int, int)}.
+     * @param port          as for {@link Simulator#queue(int, int)}.
+     * @param nowNs         when transmission starts.
+     * @param payloadLength the frame's payload bytes, 0 for ACKs and probes.
+     * @param frameLength   the frame's length in queues and pacers, without FCS, preamble and gap.
+     * @param dscp          the DSCP of its IPv4 header.
+     */
+    default void onTransmit(
+        final int switchIndex, final int port, final long nowNs, final int payloadLength, final int frameLength,
+        final int dscp)
+    {
+        onTransmit(switchIndex, port, nowNs, payloadLength);
+    }
 }

@@ -23,9 +23,9 @@ final class TransportEndpoint implements Endpoint
         this.simulator = simulator;
     }
 
-    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes)
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes, final int dscp)
     {
-        return transport.send(destinationHost, sizeBytes);
+        return transport.send(destinationHost, sizeBytes, dscp);
     }
 
     public int poll()
