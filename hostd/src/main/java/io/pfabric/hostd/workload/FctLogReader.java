@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the FCT log that {@link FctLogWriter} writes. Cold path.
+ * Reads the FCT log that {@link FctLogWriter} writes, with or without the {@code dscp} column; a row of a log without
+ * it is of DSCP 0. Cold path.
  */
 public final class FctLogReader
 {
@@ -26,10 +27,31 @@ public final class FctLogReader
      * @param timeouts           timeouts it took.
      * @param retransmittedBytes bytes it sent again.
      * @param scheme             the scheme that carried it.
+     * @param dscp               the DSCP its packets were marked with; 0 in a log without the column.
      */
     public record Row(long flowId, String source, String destination, long sizeBytes, long startNs, long endNs,
-        int timeouts, long retransmittedBytes, String scheme)
+        int timeouts, long retransmittedBytes, String scheme, int dscp)
     {
+        /**
+         * A row of DSCP 0.
+         *
+         * @param flowId             the flow's id.
+         * @param source             the sending host's name.
+         * @param destination        the receiving host's name.
+         * @param sizeBytes          its size.
+         * @param startNs            when it arrived.
+         * @param endNs              when its last byte was acknowledged; -1 if it never was.
+         * @param timeouts           timeouts it took.
+         * @param retransmittedBytes bytes it sent again.
+         * @param scheme             the scheme that carried it.
+         */
+        public Row(final long flowId, final String source, final String destination, final long sizeBytes,
+            final long startNs, final long endNs, final int timeouts, final long retransmittedBytes,
+            final String scheme)
+        {
+            this(flowId, source, destination, sizeBytes, startNs, endNs, timeouts, retransmittedBytes, scheme, 0);
+        }
+
         /**
          * Whether the flow completed.
          *
@@ -69,11 +91,14 @@ public final class FctLogReader
         int number = 0;
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
-            final String header = reader.readLine();
+            final String first = reader.readLine();
+            final String header = null == first ? null : first.trim();
             number = 1;
-            if (!FctLogWriter.HEADER.equals(null == header ? null : header.trim()))
+            final boolean withDscp = FctLogWriter.HEADER_WITH_DSCP.equals(header);
+            if (!withDscp && !FctLogWriter.HEADER.equals(header))
             {
-                throw new IllegalArgumentException(file + ":1: expected the header '" + FctLogWriter.HEADER + "'");
+                throw new IllegalArgumentException(file + ":1: expected the header '" + FctLogWriter.HEADER +
+                    "' or '" + FctLogWriter.HEADER_WITH_DSCP + "'");
             }
             String line;
             while (null != (line = reader.readLine()))
@@ -81,7 +106,7 @@ public final class FctLogReader
                 number++;
                 if (!line.isBlank())
                 {
-                    rows.add(parse(line.trim(), file + ":" + number + ": "));
+                    rows.add(parse(line.trim(), withDscp, file + ":" + number + ": "));
                 }
             }
         }
@@ -92,12 +117,13 @@ public final class FctLogReader
         return rows;
     }
 
-    private static Row parse(final String line, final String where)
+    private static Row parse(final String line, final boolean withDscp, final String where)
     {
         final String[] fields = line.split(",", -1);
-        if (10 != fields.length)
+        final int expected = withDscp ? 11 : 10;
+        if (expected != fields.length)
         {
-            throw new IllegalArgumentException(where + "expected 10 fields, got " + fields.length);
+            throw new IllegalArgumentException(where + "expected " + expected + " fields, got " + fields.length);
         }
         try
         {
@@ -107,8 +133,13 @@ public final class FctLogReader
             {
                 throw new IllegalArgumentException(where + "fct_ns is not end_ns - start_ns");
             }
+            final int dscp = withDscp ? Integer.parseInt(fields[10]) : 0;
+            if (dscp < 0 || dscp > 63)
+            {
+                throw new IllegalArgumentException(where + "dscp is not 0 to 63: " + dscp);
+            }
             return new Row(Long.parseLong(fields[0]), fields[1], fields[2], Long.parseLong(fields[3]), startNs, endNs,
-                Integer.parseInt(fields[7]), Long.parseLong(fields[8]), fields[9]);
+                Integer.parseInt(fields[7]), Long.parseLong(fields[8]), fields[9], dscp);
         }
         catch (final NumberFormatException ex)
         {

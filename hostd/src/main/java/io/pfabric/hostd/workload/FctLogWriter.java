@@ -11,8 +11,9 @@ import java.util.Locale;
 /**
  * Writes the FCT log, one CSV row per flow:
  * {@code flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme}; a flow that never
- * completed has empty {@code end_ns} and {@code fct_ns}. Safe for several threads (the hosts of one run may share a
- * log); cold path.
+ * completed has empty {@code end_ns} and {@code fct_ns}. A log of flows marked with DSCPs has one more column,
+ * {@code dscp} ({@link #HEADER_WITH_DSCP}), by which results split per traffic class; a log without it is of
+ * unmarked flows, DSCP 0. Safe for several threads (the hosts of one run may share a log); cold path.
  * <p>
  * The rows go to a hidden file beside the log ({@code .NAME.partial}) that {@link #close()} renames to the log in one
  * step, so the log is either absent (or the previous run's, whole) or this run's, whole: a process killed while
@@ -26,20 +27,39 @@ public final class FctLogWriter implements AutoCloseable
     public static final String HEADER =
         "flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts,retransmitted_bytes,scheme";
 
+    /**
+     * The header row of a log with each flow's DSCP.
+     */
+    public static final String HEADER_WITH_DSCP = HEADER + ",dscp";
+
     private final Path file;
     private final Path partial;
     private final BufferedWriter writer;
+    private final boolean withDscp;
     private boolean closed;
 
     /**
-     * Start a log, which replaces the file at {@link #close()}.
+     * Start a log without DSCPs, which replaces the file at {@link #close()}.
      *
      * @param file where the log goes.
      * @throws IOException if it cannot be created.
      */
     public FctLogWriter(final Path file) throws IOException
     {
+        this(file, false);
+    }
+
+    /**
+     * Start a log, which replaces the file at {@link #close()}.
+     *
+     * @param file     where the log goes.
+     * @param withDscp whether rows have the {@code dscp} column.
+     * @throws IOException if it cannot be created.
+     */
+    public FctLogWriter(final Path file, final boolean withDscp) throws IOException
+    {
         this.file = file;
+        this.withDscp = withDscp;
         this.partial = partialOf(file);
         final Path parent = file.toAbsolutePath().getParent();
         if (null != parent)
@@ -47,7 +67,7 @@ public final class FctLogWriter implements AutoCloseable
             Files.createDirectories(parent);
         }
         writer = Files.newBufferedWriter(partial, StandardCharsets.UTF_8);
-        writer.write(HEADER);
+        writer.write(withDscp ? HEADER_WITH_DSCP : HEADER);
         writer.newLine();
     }
 
@@ -63,7 +83,7 @@ public final class FctLogWriter implements AutoCloseable
     }
 
     /**
-     * Append a flow.
+     * Append a flow of DSCP 0.
      *
      * @param flowId             the flow's id.
      * @param source             the sending host's name.
@@ -87,10 +107,45 @@ public final class FctLogWriter implements AutoCloseable
         final long retransmittedBytes,
         final String scheme) throws IOException
     {
+        append(flowId, source, destination, sizeBytes, startNs, endNs, timeouts, retransmittedBytes, scheme, 0);
+    }
+
+    /**
+     * Append a flow with its DSCP, which a log without the {@code dscp} column leaves out.
+     *
+     * @param flowId             the flow's id.
+     * @param source             the sending host's name.
+     * @param destination        the receiving host's name.
+     * @param sizeBytes          its size.
+     * @param startNs            when it arrived.
+     * @param endNs              when its last byte was acknowledged, negative if never.
+     * @param timeouts           timeouts it took.
+     * @param retransmittedBytes bytes it sent again.
+     * @param scheme             the transport scheme, e.g. pfabric.
+     * @param dscp               the DSCP its packets were marked with, 0 to 63.
+     * @throws IOException if writing fails.
+     */
+    public synchronized void append(
+        final long flowId,
+        final String source,
+        final String destination,
+        final long sizeBytes,
+        final long startNs,
+        final long endNs,
+        final int timeouts,
+        final long retransmittedBytes,
+        final String scheme,
+        final int dscp) throws IOException
+    {
         final boolean complete = endNs >= 0;
         writer.write(String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%s,%s,%d,%d,%s", flowId, source, destination,
             sizeBytes, startNs, complete ? Long.toString(endNs) : "", complete ? Long.toString(endNs - startNs) : "",
             timeouts, retransmittedBytes, scheme));
+        if (withDscp)
+        {
+            writer.write(',');
+            writer.write(Integer.toString(dscp));
+        }
         writer.newLine();
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WorkloadTraceTest
@@ -99,6 +100,39 @@ class WorkloadTraceTest
         }
         assertEquals(List.of(FctLogWriter.HEADER, "1,h1,h2,1460,100,600,500,0,0,pfabric",
             "2,h2,h1,2920,200,,,3,1460,pfabric"), Files.readAllLines(file));
+    }
+
+    @Test
+    void aLogWithDscpsReadsBackWithThemAndALogWithoutReadsAsDscpZero(@TempDir final Path directory) throws Exception
+    {
+        final Path marked = directory.resolve("marked.csv");
+        try (FctLogWriter log = new FctLogWriter(marked, true))
+        {
+            log.append(1, "h1", "h2", 1460, 100, 600, 0, 0, "pfabric", 8);
+            log.append(2, "h2", "h1", 2920, 200, -1, 3, 1460, "pfabric");
+        }
+        assertEquals(List.of(FctLogWriter.HEADER_WITH_DSCP, "1,h1,h2,1460,100,600,500,0,0,pfabric,8",
+            "2,h2,h1,2920,200,,,3,1460,pfabric,0"), Files.readAllLines(marked));
+        assertEquals(List.of(new FctLogReader.Row(1, "h1", "h2", 1460, 100, 600, 0, 0, "pfabric", 8),
+            new FctLogReader.Row(2, "h2", "h1", 2920, 200, -1, 3, 1460, "pfabric", 0)), FctLogReader.read(marked));
+
+        final Path plain = directory.resolve("plain.csv");
+        try (FctLogWriter log = new FctLogWriter(plain))
+        {
+            log.append(1, "h1", "h2", 1460, 100, 600, 0, 0, "pfabric", 8);
+        }
+        assertEquals(List.of(FctLogWriter.HEADER, "1,h1,h2,1460,100,600,500,0,0,pfabric"), Files.readAllLines(plain));
+        assertEquals(List.of(new FctLogReader.Row(1, "h1", "h2", 1460, 100, 600, 0, 0, "pfabric", 0)),
+            FctLogReader.read(plain));
+
+        final Path bad = directory.resolve("bad.csv");
+        Files.write(bad, List.of(FctLogWriter.HEADER_WITH_DSCP, "1,h1,h2,1460,100,600,500,0,0,pfabric,64"));
+        final IllegalArgumentException outOfRange =
+            assertThrows(IllegalArgumentException.class, () -> FctLogReader.read(bad));
+        assertTrue(outOfRange.getMessage().startsWith(bad + ":2: "), outOfRange.getMessage());
+        Files.write(bad, List.of(FctLogWriter.HEADER_WITH_DSCP, "1,h1,h2,1460,100,600,500,0,0,pfabric"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> FctLogReader.read(bad)).getMessage()
+            .contains("expected 11 fields"));
     }
 
     @Test
