@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Ideal scheme of the pFabric paper (Algorithm 1) at flow level, on a non-blocking fabric where only the hosts'
@@ -229,7 +231,8 @@ public final class IdealScheduler
     }
 
     /**
-     * Schedule a trace and write the FCT log hostd writes, scheme {@code ideal}.
+     * Schedule a trace and write the FCT log hostd writes, scheme {@code ideal}, with the flows' DSCPs when any is
+     * marked (Ideal itself has no classes: it schedules every flow by SRPT whatever its DSCP).
      *
      * @param trace     the flows.
      * @param hostNames host names by index.
@@ -240,18 +243,24 @@ public final class IdealScheduler
         throws IOException
     {
         final List<Flow> flows = new ArrayList<>(trace.size());
+        final Map<Long, Integer> dscpByFlow = new HashMap<>();
         for (final WorkloadTrace.FlowSpec flow : trace)
         {
             flows.add(new Flow(flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(),
                 flow.startNs()));
+            if (0 != flow.dscp())
+            {
+                dscpByFlow.put(flow.flowIndex(), flow.dscp());
+            }
         }
-        try (FctLogWriter log = new FctLogWriter(file))
+        try (FctLogWriter log = new FctLogWriter(file, !dscpByFlow.isEmpty()))
         {
             for (final Result result : run(flows))
             {
                 final Flow flow = result.flow();
                 log.append(flow.flowId(), hostNames.get(flow.sourceHost()), hostNames.get(flow.destinationHost()),
-                    flow.sizeBytes(), flow.startNs(), result.endNs(), 0, 0, "ideal");
+                    flow.sizeBytes(), flow.startNs(), result.endNs(), 0, 0, "ideal",
+                    dscpByFlow.getOrDefault(flow.flowId(), 0));
             }
         }
     }

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 /**
  * Normalized FCT per scheme, load and size bin over a directory of FCT logs named {@code fct-SCHEME-LOAD.csv} (or
  * {@code fct-NAME.csv} without a load), as printed by {@code pfabric analyze} and written to {@code summary.csv}.
+ * A log whose flows carry more than one DSCP (its {@code dscp} column) is also split per DSCP, under the scheme
+ * {@code SCHEME:dscpN} beside the whole {@code SCHEME}, so that results compare per traffic class.
  */
 public final class ResultsTable
 {
@@ -28,6 +30,11 @@ public final class ResultsTable
      * The header of {@code summary.csv}.
      */
     public static final String CSV_HEADER = "scheme,load,bin,count,mean,p50,p99";
+
+    /**
+     * What follows a scheme's name, then the DSCP, in the lines of one DSCP's flows: {@code pfabric:dscp8}.
+     */
+    public static final String DSCP_SUFFIX = ":dscp";
 
     private static final Pattern FILE_NAME = Pattern.compile("fct-(.+?)(?:-([0-9.]+))?\\.csv");
 
@@ -74,9 +81,16 @@ public final class ResultsTable
             {
                 final Matcher matcher = FILE_NAME.matcher(file.getFileName().toString());
                 final String load = matcher.matches() && null != matcher.group(2) ? matcher.group(2) : "-";
-                for (final FctLogReader.Row row : FctLogReader.read(file))
+                final List<FctLogReader.Row> rows = FctLogReader.read(file);
+                final boolean split = rows.stream().mapToInt(FctLogReader.Row::dscp).distinct().count() > 1;
+                for (final FctLogReader.Row row : rows)
                 {
                     byKey.computeIfAbsent(row.scheme() + "," + load, key -> new ArrayList<>()).add(row);
+                    if (split)
+                    {
+                        byKey.computeIfAbsent(row.scheme() + DSCP_SUFFIX + row.dscp() + "," + load,
+                            key -> new ArrayList<>()).add(row);
+                    }
                 }
             }
         }

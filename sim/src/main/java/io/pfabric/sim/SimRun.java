@@ -16,7 +16,8 @@ import java.util.Locale;
 
 /**
  * One scheme over one trace in the simulator (or, for {@code ideal}, the flow-level Ideal scheduler on the same
- * fabric's base RTTs), written as the FCT log the emulated experiments write.
+ * fabric's base RTTs), written as the FCT log the emulated experiments write; with the {@code dscp} column when the
+ * trace's flows are marked, so that results split per traffic class.
  */
 public final class SimRun
 {
@@ -81,9 +82,28 @@ public final class SimRun
     }
 
     /**
+     * Whether any flow of a trace is marked with a DSCP other than 0: then its FCT log has the {@code dscp} column.
+     *
+     * @param trace the flows.
+     * @return true if one is.
+     */
+    public static boolean isMarked(final List<WorkloadTrace.FlowSpec> trace)
+    {
+        for (final WorkloadTrace.FlowSpec flow : trace)
+        {
+            if (0 != flow.dscp())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Run a scheme over a trace and write its FCT log.
      *
-     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
      * @param scheme   one of {@link #SCHEMES}.
      * @param trace    the flows.
      * @param seed     of the spraying.
@@ -101,7 +121,8 @@ public final class SimRun
     /**
      * Run a scheme over a trace with given settings and write its FCT log.
      *
-     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
      * @param settings the schemes' settings, such as {@link SimSettings#forFabric}.
      * @param scheme   one of {@link #SCHEMES}.
      * @param trace    the flows.
@@ -122,7 +143,8 @@ public final class SimRun
      * Run a scheme over a trace with given settings and write its FCT log under another scheme name, such as
      * {@code pfabric-sim} beside an emulated {@code pfabric}.
      *
-     * @param fabric   the fabric (its queue discipline is set from the scheme).
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
      * @param settings the schemes' settings.
      * @param scheme   one of {@link #SCHEMES}.
      * @param label    the scheme the log names.
@@ -147,12 +169,12 @@ public final class SimRun
             return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs,
                 THREADS.getCurrentThreadCpuTime() - startCpuNs, 0, 0);
         }
+        final SimFabric pfabricFabric = fabric.hasClasses() ? fabric : fabric.withQueues("pfabric",
+            fabric.bufferLength());
         final Simulator simulator = switch (scheme)
         {
-            case "pfabric" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
-                Simulator.Scheme.PFABRIC, settings, seed);
-            case "linerate" -> new Simulator(fabric.withQueues("pfabric", fabric.bufferLength()),
-                Simulator.Scheme.LINERATE, settings, seed);
+            case "pfabric" -> new Simulator(pfabricFabric, Simulator.Scheme.PFABRIC, settings, seed);
+            case "linerate" -> new Simulator(pfabricFabric, Simulator.Scheme.LINERATE, settings, seed);
             case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
                 settings, seed);
             case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
@@ -173,7 +195,7 @@ public final class SimRun
                     virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
             });
         int incomplete = 0;
-        try (FctLogWriter writer = new FctLogWriter(log))
+        try (FctLogWriter writer = new FctLogWriter(log, isMarked(trace)))
         {
             for (int i = 0; i < trace.size(); i++)
             {
@@ -182,7 +204,8 @@ public final class SimRun
                 incomplete += null == record ? 1 : 0;
                 writer.append(flow.flowIndex(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
                     flow.sizeBytes(), flow.startNs(), null == record ? -1 : record.endNs(),
-                    null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), label);
+                    null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), label,
+                    flow.dscp());
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
