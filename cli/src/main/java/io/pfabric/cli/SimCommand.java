@@ -167,6 +167,11 @@ public final class SimCommand implements Callable<Integer>
         final SimSettings settings = options.settings(fabric);
         Files.createDirectories(options.out);
         progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
+        if (fabric.hasClasses())
+        {
+            progress.printf(Locale.ROOT, "sim: pfabric and linerate on pfabric-classes queues, classes %s%n",
+                fabric.classes());
+        }
         if (null != settings.warning())
         {
             progress.printf(Locale.ROOT, "sim: warning: %s%n", settings.warning());
@@ -184,8 +189,8 @@ public final class SimCommand implements Callable<Integer>
                 throw new IllegalArgumentException("every load must be between 0 and 1, not " + load);
             }
             final String label = ExperimentSettings.loadLabel(load);
-            final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(fabric.hosts(), load,
-                fabric.edgeRateBitsPerSec(), sizes, options.seed, options.flows, 0);
+            final List<WorkloadTrace.FlowSpec> trace = options.marked(WorkloadTrace.generate(fabric.hosts(), load,
+                fabric.edgeRateBitsPerSec(), sizes, options.seed, options.flows, 0));
             TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);
             for (final String scheme : schemes)
             {

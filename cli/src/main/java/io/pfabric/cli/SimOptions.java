@@ -5,9 +5,14 @@ import io.pfabric.sim.SimSettings;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.TopologySpec;
+import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
+import io.pfabric.dataplane.queue.PfabricQueue;
+import io.pfabric.hostd.workload.WorkloadTrace;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The options {@code pfabric sim} and {@code pfabric sim sweep} share: the fabric, the workload and where results go.
@@ -48,6 +53,24 @@ final class SimOptions
         description = "Bytes per pFabric queue, switch ports and host NICs (default: the preset's, 36000 for paper, " +
             "22500 for hotnets); tcp and dctcp use 225,000-byte queues, as in both papers.")
     String buffer;
+
+    @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "pfabric|pfabric-classes",
+        description = "The queues of pfabric and linerate runs, switch ports and host NICs (default: " +
+            "${DEFAULT-VALUE}). pfabric-classes: pFabric within traffic classes, weighted deficit round robin " +
+            "between them, the class of a packet its DSCP's (--classes, --dscp-shares). tcp and dctcp keep their " +
+            "drop-tail and ECN queues, and ideal has no classes.")
+    String discipline;
+
+    @Option(names = "--classes", defaultValue = "", paramLabel = "SPEC",
+        description = "Every port's classes with --discipline pfabric-classes: WEIGHT:DSCPS per class, separated " +
+            "by ';', e.g. '3:0-7;1:8-15' (default: the eight IP precedences of weight 1, class = DSCP / 8).")
+    String classes;
+
+    @Option(names = "--dscp-shares", defaultValue = "", paramLabel = "DSCP:SHARE,...",
+        description = "Mark the trace's flows with DSCPs by share, as hostd --dscp-shares does: 0:3,8:1 marks three " +
+            "flows in four DSCP 0 and one in four DSCP 8, the same flows as hostd marks given the same --seed " +
+            "(default: all DSCP 0). The FCT logs then have a dscp column and the summary a line per DSCP.")
+    String dscpShares;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
@@ -223,7 +246,32 @@ final class SimOptions
         final long coreDelayNs = Quantities.parseNanos(or(coreDelay, values.coreDelay()));
         final long bufferLength = bytes("--buffer", or(buffer, values.buffer()));
         final TopologySpec shape = TopologySpec.parse(topo());
-        return new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core, edgeDelayNs,
-            coreDelayNs, bufferLength, "pfabric", shape.pods());
+        final SimFabric fabric = new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core,
+            edgeDelayNs, coreDelayNs, bufferLength, PfabricQueue.NAME, shape.pods());
+        if (PfabricClassQueue.NAME.equals(discipline))
+        {
+            return fabric.withClasses(classes.isEmpty() ? TrafficClasses.DEFAULT : TrafficClasses.parse(classes));
+        }
+        if (!PfabricQueue.NAME.equals(discipline))
+        {
+            throw new IllegalArgumentException("--discipline must be pfabric or pfabric-classes, not '" +
+                discipline + "'");
+        }
+        if (!classes.isEmpty())
+        {
+            throw new IllegalArgumentException("--classes goes with --discipline pfabric-classes");
+        }
+        return fabric;
+    }
+
+    /**
+     * A trace's flows marked with DSCPs by {@code --dscp-shares}, as hostd marks its workload's.
+     *
+     * @param trace the flows.
+     * @return them marked, or the trace itself without shares.
+     */
+    List<WorkloadTrace.FlowSpec> marked(final List<WorkloadTrace.FlowSpec> trace)
+    {
+        return dscpShares.isEmpty() ? trace : WorkloadTrace.withDscpShares(trace, dscpShares, seed);
     }
 }

@@ -1,13 +1,19 @@
 package io.pfabric.cli;
 
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.hostd.transport.TransportConfiguration;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The fabric and settings {@code pfabric sim} takes from its preset and options: the pFabric paper's by default, the
@@ -73,5 +79,31 @@ class SimOptionsTest
         assertThrows(IllegalArgumentException.class, unknown::fabric);
         final SimOptions badBuffer = parse("--buffer", "36KB");
         assertThrows(IllegalArgumentException.class, badBuffer::fabric);
+    }
+
+    @Test
+    void pfabricClassesTakesItsClassesAndTheTraceItsDscpsAsHostdMarksThem() throws Exception
+    {
+        final SimOptions options = parse("--discipline", "pfabric-classes", "--classes", "3:0-7;1:8-15",
+            "--dscp-shares", "0:3,8:1", "--seed", "5");
+
+        final SimFabric fabric = options.fabric();
+        assertEquals(SimFabric.paper().withClasses(TrafficClasses.parse("3:0-7;1:8-15")), fabric);
+        assertTrue(fabric.hasClasses());
+        final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(fabric.hosts(), 0.5,
+            fabric.edgeRateBitsPerSec(), FlowSizeDistribution.load("websearch"), 5, 200, 0);
+        assertEquals(WorkloadTrace.withDscpShares(trace, "0:3,8:1", 5), options.marked(trace));
+        assertEquals(trace, parse().marked(trace));
+        assertEquals(SimFabric.paper().withClasses(TrafficClasses.DEFAULT),
+            parse("--discipline", "pfabric-classes").fabric());
+    }
+
+    @Test
+    void classesNeedTheClassDiscipline()
+    {
+        assertThrows(IllegalArgumentException.class, () -> parse("--classes", "3;1:8").fabric());
+        assertThrows(IllegalArgumentException.class, () -> parse("--discipline", "droptail").fabric());
+        assertThrows(IllegalArgumentException.class,
+            () -> parse("--discipline", "pfabric-classes", "--classes", "3;x").fabric());
     }
 }

@@ -3,6 +3,8 @@ package io.pfabric.cli;
 import io.pfabric.cli.PfabricCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.pfabric.hostd.workload.FctLogReader;
+import io.pfabric.hostd.workload.FctLogWriter;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -61,5 +63,36 @@ class SimSweepCommandTest
         {
             assertTrue(Files.isRegularFile(out.resolve(file)), file);
         }
+    }
+
+    @Test
+    void aRunOnClassesWithMarkedFlowsSummarizesEachDscpApart() throws Exception
+    {
+        final PrintStream original = System.out;
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        final int status;
+        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8))
+        {
+            System.setOut(capture);
+            status = new CommandLine(new PfabricCommand()).execute("sim", "--topo", "star:8", "--load", "0.6",
+                "--scheme", "pfabric", "--discipline", "pfabric-classes", "--classes", "3:0-7;1:8-15",
+                "--dscp-shares", "0:3,8:1", "--flows", "200", "--format", "csv", "--out", out.toString());
+        }
+        finally
+        {
+            System.setOut(original);
+        }
+        assertEquals(0, status);
+        final List<String> header = Files.readAllLines(out.resolve("fct-pfabric-0.6.csv"));
+        assertEquals(FctLogWriter.HEADER_WITH_DSCP, header.get(0));
+        final List<FctLogReader.Row> rows = FctLogReader.read(out.resolve("fct-pfabric-0.6.csv"));
+        assertEquals(200, rows.stream().filter(FctLogReader.Row::isComplete).count());
+        final long dscp8 = rows.stream().filter(row -> 8 == row.dscp()).count();
+        assertEquals(200, dscp8 + rows.stream().filter(row -> 0 == row.dscp()).count());
+        final List<String> all = Arrays.stream(captured.toString(StandardCharsets.UTF_8).strip().split("\n"))
+            .filter(line -> line.contains(",all,")).toList();
+        assertEquals(List.of("pfabric,0.6,all,200", "pfabric:dscp0,0.6,all," + (200 - dscp8),
+            "pfabric:dscp8,0.6,all," + dscp8), all.stream().map(line -> line.substring(0, line.lastIndexOf(',',
+            line.lastIndexOf(',', line.lastIndexOf(',') - 1) - 1))).toList());
     }
 }
