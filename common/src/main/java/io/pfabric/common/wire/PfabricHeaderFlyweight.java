@@ -17,7 +17,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |Version|  Type |     Flags |F|P|         Header Length         |  0
+ *  |Version|  Type |   Flags |I|F|P|         Header Length         |  0
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |              Priority (u32, smaller is more urgent)           |  4
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
@@ -28,6 +28,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  |        Segment Offset (u32 bytes) / Cumulative Ack (ACK)      | 16
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |                Flow Size (u32 bytes, 0 = unknown)             | 20
+ *  |  or, ACK with I: Receiver Incarnation |       Zero            |
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |         Payload Length        |  SACK Count   |   Path Hint   | 24
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
@@ -41,8 +42,10 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  * Flags: P is {@link #FLAG_PATH} (the path hint names the spine to use), F is {@link #FLAG_FIN} (last segment of the
- * flow). The header length is {@link #HEADER_LENGTH} for DATA, PROBE and CONTROL, and {@code 32 + 8 × SACK count}
- * for ACK. The checksum is CRC32C over header length + payload length bytes with the checksum field taken as zero.
+ * flow), I is {@link #FLAG_INCARNATION} (an ACK whose bytes 20 to 23 hold the incarnation of the receiving host's
+ * transport, u16, and two zero bytes, in place of the flow size; set by every ACK of this version, absent from ACKs of
+ * earlier ones, whose flow size no receiver of an ACK reads). The header length is {@link #HEADER_LENGTH} for
+ * DATA, PROBE and CONTROL, and {@code 32 + 8 × SACK count} for ACK. The checksum is CRC32C over header length + payload length bytes with the checksum field taken as zero.
  * <p>
  * The switch reads the priority of every packet with {@link #priorityAtFrameOffset(DirectBuffer, int, int)} at
  * {@link #PRIORITY_FRAME_OFFSET_IP} or {@link #PRIORITY_FRAME_OFFSET_UDP}; those fixed offsets hold for IPv4 headers
@@ -112,6 +115,13 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     public static final int FLAG_FIN = 0x02;
 
     /**
+     * Flag bit 2, ACK only: the ACK carries the incarnation of the receiving host's transport at
+     * {@link #RECEIVER_INCARNATION_FIELD_OFFSET} instead of the flow size, so that a sender can tell that the
+     * receiver restarted while the flow was in flight.
+     */
+    public static final int FLAG_INCARNATION = 0x04;
+
+    /**
      * Largest priority number, the least urgent; larger values saturate to it.
      */
     public static final long MAX_PRIORITY = 0xFFFF_FFFFL;
@@ -155,6 +165,12 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
      * Offset of the flow size.
      */
     public static final int FLOW_SIZE_FIELD_OFFSET = 20;
+
+    /**
+     * Offset of the receiving host's incarnation (u16) in an ACK with {@link #FLAG_INCARNATION}, in the flow size's
+     * place; the two bytes after it are zero.
+     */
+    public static final int RECEIVER_INCARNATION_FIELD_OFFSET = FLOW_SIZE_FIELD_OFFSET;
 
     /**
      * Offset of the payload length.
@@ -295,7 +311,8 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     /**
      * Set the flags.
      *
-     * @param flags unsigned 8-bit value, a combination of {@link #FLAG_PATH} and {@link #FLAG_FIN}.
+     * @param flags unsigned 8-bit value, a combination of {@link #FLAG_PATH}, {@link #FLAG_FIN} and
+     *              {@link #FLAG_INCARNATION}.
      * @return this for a fluent API.
      */
     public PfabricHeaderFlyweight flags(final int flags)
@@ -346,6 +363,28 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     {
         final int flags = flags();
         return flags(value ? flags | FLAG_FIN : flags & ~FLAG_FIN);
+    }
+
+    /**
+     * Whether the INCARNATION flag is set: an ACK that carries {@link #receiverIncarnation()}.
+     *
+     * @return true if the flag is set.
+     */
+    public boolean incarnationFlag()
+    {
+        return 0 != (flags() & FLAG_INCARNATION);
+    }
+
+    /**
+     * Set or clear the INCARNATION flag, keeping the other flags.
+     *
+     * @param value true to set the flag.
+     * @return this for a fluent API.
+     */
+    public PfabricHeaderFlyweight incarnationFlag(final boolean value)
+    {
+        final int flags = flags();
+        return flags(value ? flags | FLAG_INCARNATION : flags & ~FLAG_INCARNATION);
     }
 
     /**
@@ -479,6 +518,30 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     public PfabricHeaderFlyweight flowSize(final long flowSize)
     {
         buffer.putInt(offset + FLOW_SIZE_FIELD_OFFSET, (int)flowSize, BIG_ENDIAN);
+        return this;
+    }
+
+    /**
+     * Incarnation of the receiving host's transport, carried by an ACK with {@link #incarnationFlag()} in the flow
+     * size's place.
+     *
+     * @return the unsigned 16-bit incarnation.
+     */
+    public int receiverIncarnation()
+    {
+        return buffer.getShort(offset + RECEIVER_INCARNATION_FIELD_OFFSET, BIG_ENDIAN) & 0xFFFF;
+    }
+
+    /**
+     * Set the incarnation of the receiving host's transport in an ACK, in the flow size's place (the two bytes after
+     * it are zeroed); set {@link #incarnationFlag(boolean)} too.
+     *
+     * @param incarnation its low 16 bits are written.
+     * @return this for a fluent API.
+     */
+    public PfabricHeaderFlyweight receiverIncarnation(final int incarnation)
+    {
+        buffer.putInt(offset + RECEIVER_INCARNATION_FIELD_OFFSET, (incarnation & 0xFFFF) << 16, BIG_ENDIAN);
         return this;
     }
 

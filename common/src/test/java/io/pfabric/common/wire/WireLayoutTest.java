@@ -4,6 +4,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Pins every offset constant and the byte positions of every field, so that the layout cannot drift.
@@ -146,6 +148,7 @@ class WireLayoutTest
         assertEquals(4, PfabricHeaderFlyweight.TYPE_CONTROL);
         assertEquals(0x01, PfabricHeaderFlyweight.FLAG_PATH);
         assertEquals(0x02, PfabricHeaderFlyweight.FLAG_FIN);
+        assertEquals(0x04, PfabricHeaderFlyweight.FLAG_INCARNATION);
         assertEquals(0, PfabricHeaderFlyweight.VERSION_TYPE_FIELD_OFFSET);
         assertEquals(1, PfabricHeaderFlyweight.FLAGS_FIELD_OFFSET);
         assertEquals(2, PfabricHeaderFlyweight.HEADER_LENGTH_FIELD_OFFSET);
@@ -154,6 +157,7 @@ class WireLayoutTest
         assertEquals(16, PfabricHeaderFlyweight.SEGMENT_OFFSET_FIELD_OFFSET);
         assertEquals(16, PfabricHeaderFlyweight.ACK_FIELD_OFFSET);
         assertEquals(20, PfabricHeaderFlyweight.FLOW_SIZE_FIELD_OFFSET);
+        assertEquals(20, PfabricHeaderFlyweight.RECEIVER_INCARNATION_FIELD_OFFSET);
         assertEquals(24, PfabricHeaderFlyweight.PAYLOAD_LENGTH_FIELD_OFFSET);
         assertEquals(26, PfabricHeaderFlyweight.SACK_COUNT_FIELD_OFFSET);
         assertEquals(27, PfabricHeaderFlyweight.PATH_HINT_FIELD_OFFSET);
@@ -188,6 +192,22 @@ class WireLayoutTest
         {
             assertBytes(32 + 8 * i, 0xE0, 0xE1, 0xE2, 0xE0 + i, 0xF0, 0xF1, 0xF2, 0xF0 + i);
         }
+    }
+
+    @Test
+    void shouldPinTheReceiverIncarnationOfAnAckInTheFlowSizesPlace()
+    {
+        final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight().wrap(buffer, BASE)
+            .flowSize(0xB1B2_B3B4L)
+            .flags(0)
+            .incarnationFlag(true)
+            .receiverIncarnation(0x1_ABCD);
+
+        assertBytes(1, PfabricHeaderFlyweight.FLAG_INCARNATION);
+        assertBytes(20, 0xAB, 0xCD, 0x00, 0x00);
+        assertTrue(header.incarnationFlag());
+        assertEquals(0xABCD, header.receiverIncarnation());
+        assertFalse(header.incarnationFlag(false).incarnationFlag());
     }
 
     @Test
