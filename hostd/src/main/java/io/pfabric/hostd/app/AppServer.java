@@ -370,6 +370,12 @@ public final class AppServer implements AutoCloseable
         }
     }
 
+    private static String reason(final IncompleteFlowException incomplete)
+    {
+        return IncompleteFlowException.TRANSPORT_CLOSED.equals(incomplete.reason()) ?
+            "incomplete: the host stopped" : "incomplete: " + incomplete.reason();
+    }
+
     private static byte[] closing(final String reason) throws IOException
     {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + reason.length());
@@ -586,8 +592,8 @@ public final class AppServer implements AutoCloseable
                         failure.getCause() : failure;
                     frame.writeByte(AppProtocol.FAILED);
                     frame.writeInt((int)requestId);
-                    AppProtocol.writeString(frame, cause instanceof IncompleteFlowException ?
-                        "incomplete: the host stopped" : String.valueOf(cause.getMessage()));
+                    AppProtocol.writeString(frame, cause instanceof IncompleteFlowException incomplete ?
+                        reason(incomplete) : String.valueOf(cause.getMessage()));
                 }
                 write(bytes.toByteArray());
             }

@@ -3,8 +3,9 @@ package io.pfabric.hostd.transport;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
- * The last {@link HostTransport#COMPLETED_FLOWS_REMEMBERED} flows this host received whole, with their sizes, so that
- * a late retransmission of one is acknowledged as complete rather than taken for a new flow. Once full, each flow
+ * The last flows this host received whole ({@link HostTransport#COMPLETED_FLOWS_REMEMBERED}), with their sizes, so
+ * that a late retransmission of one is acknowledged as complete rather than taken for a new flow; or the last flows
+ * whose receiving state was given up, so that a late packet of one does not start a new flow. Once full, each flow
  * remembered forgets the oldest.
  */
 final class CompletedFlows
@@ -14,12 +15,15 @@ final class CompletedFlows
      */
     static final long UNKNOWN = -1;
 
-    private static final int CAPACITY = HostTransport.COMPLETED_FLOWS_REMEMBERED;
-
     private final Long2LongHashMap sizesByFlow = new Long2LongHashMap(UNKNOWN);
-    private final long[] ring = new long[CAPACITY];
+    private final long[] ring;
     private int next;
     private int count;
+
+    CompletedFlows(final int capacity)
+    {
+        ring = new long[capacity];
+    }
 
     long sizeBytes(final long flowId)
     {
@@ -28,7 +32,7 @@ final class CompletedFlows
 
     void remember(final long flowId, final long sizeBytes)
     {
-        if (count == CAPACITY)
+        if (count == ring.length)
         {
             sizesByFlow.remove(ring[next]);
         }
@@ -37,7 +41,7 @@ final class CompletedFlows
             count++;
         }
         ring[next] = flowId;
-        next = (next + 1) % CAPACITY;
+        next = (next + 1) % ring.length;
         sizesByFlow.put(flowId, sizeBytes);
     }
 }

@@ -44,6 +44,7 @@ public final class FlowReceiver
     private long receivedBytes;
     private long duplicatePackets;
     private int unacknowledgedSegments;
+    private long lastPacketNs;
 
     /**
      * A flow seen for the first time.
@@ -109,6 +110,26 @@ public final class FlowReceiver
         }
         cumulativeSegments = received.nextClearBit(cumulativeSegments);
         return NEW;
+    }
+
+    /**
+     * A packet of the flow arrived.
+     *
+     * @param nowNs when.
+     */
+    void lastPacketNs(final long nowNs)
+    {
+        lastPacketNs = nowNs;
+    }
+
+    /**
+     * When the flow's last packet arrived.
+     *
+     * @return nanoseconds.
+     */
+    long lastPacketNs()
+    {
+        return lastPacketNs;
     }
 
     /**

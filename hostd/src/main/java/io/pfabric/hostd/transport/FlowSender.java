@@ -32,6 +32,11 @@ public final class FlowSender
      */
     public static final int MAX_DSCP = 63;
 
+    /**
+     * {@link #receiverIncarnation()} before the first ACK that carries one.
+     */
+    public static final int NO_INCARNATION = -1;
+
     private final TransportConfiguration configuration;
     private final long flowId;
     private final int destinationHost;
@@ -59,6 +64,7 @@ public final class FlowSender
     private long retransmittedBytes;
     private long packetsSent;
     private long completedNs = -1;
+    private int receiverIncarnation = NO_INCARNATION;
 
     /**
      * A new flow.
@@ -279,6 +285,41 @@ public final class FlowSender
             timerArmed = false;
         }
         return progress;
+    }
+
+    /**
+     * An ACK for this flow carries the receiving host's incarnation: call before {@link #onAck}. The first one is
+     * recorded. Another one means the receiver restarted: if the earlier start acknowledged none of the flow's bytes,
+     * the flow continues toward the new one (which gets every byte, as nothing is taken as acknowledged) and its
+     * incarnation is recorded; if it acknowledged some, the new start never gets those bytes (they are not sent
+     * again) and the flow cannot complete.
+     *
+     * @param incarnation the receiving host's incarnation, 0 to 65,535.
+     * @return true if the receiver restarted after acknowledging some of the flow: the ACK must not be applied and
+     *         the flow must be given up.
+     */
+    public boolean receiverRestarted(final int incarnation)
+    {
+        if (incarnation == receiverIncarnation)
+        {
+            return false;
+        }
+        if (NO_INCARNATION == receiverIncarnation || 0 == ackedBytes)
+        {
+            receiverIncarnation = incarnation;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The receiving host's incarnation, from the flow's ACKs.
+     *
+     * @return 0 to 65,535, or {@link #NO_INCARNATION} before the first ACK that carries one.
+     */
+    public int receiverIncarnation()
+    {
+        return receiverIncarnation;
     }
 
     /**

@@ -14,8 +14,11 @@ import java.util.function.Consumer;
  * the application, packets from its {@link PacketIo} and expired timeouts from a heap of deadlines, and among the flows
  * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
  * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
- * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack and SACK blocks
- * (unless {@link TransportConfiguration#segmentsPerAck()}, an option, lets in-order packets share one).
+ * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack, SACK blocks and
+ * this host's {@link #incarnation()} (unless {@link TransportConfiguration#segmentsPerAck()}, an option, lets
+ * in-order packets share one). A flow whose ACKs change incarnation after some of its bytes were acknowledged fails
+ * with {@link IncompleteFlowException#RECEIVER_RESTARTED}: the receiver restarted and its new start never gets those
+ * bytes.
  * While a flow waits only for the pacer, {@link #doWork()} reports work so that an idle strategy keeps polling.
  * <p>
  * {@link #send(int, long)} and {@link #send(int, byte[])} may be called from any thread; the returned future is
@@ -45,6 +48,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      * Completed flows remembered, so that a late retransmission is still acknowledged.
      */
     public static final int COMPLETED_FLOWS_REMEMBERED = 1 << 16;
+
+    /**
+     * How long, by default, a flow this host receives may go without a packet, not complete, before its state is
+     * given up ({@link #receiverIdleTimeoutNs(long)}).
+     */
+    public static final long RECEIVER_IDLE_TIMEOUT_NS = 60_000_000_000L;
 
     private TransportConfiguration configuration;
     private final int localHost;
@@ -142,6 +151,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, pacingLeadNs, wireOverheadLength, counters);
         this.transmitter = new Transmitter(flows, scheduler, writer, egress, counters);
         this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
+        this.receivers.idleTimeoutNs(RECEIVER_IDLE_TIMEOUT_NS);
         this.nowNs = clock.nanoTime();
     }
 
@@ -329,6 +339,27 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public HostTransport incarnation(final int newIncarnation)
     {
         incarnation = newIncarnation & 0xFFFF;
+        receivers.incarnation(incarnation);
+        return this;
+    }
+
+    /**
+     * Set how long a flow this host receives may go without a packet, not complete, before its state is given up
+     * and a late packet of it is dropped ({@link TransportCounters#receiversExpired()}); a sender keeps sending at
+     * least a probe per timeout while its flow is in progress, so only a flow its sender gave up (or that its sender
+     * has starved for that long) is given up. {@link #RECEIVER_IDLE_TIMEOUT_NS} unless set. Transport thread only,
+     * before the first duty cycle.
+     *
+     * @param idleTimeoutNs positive.
+     * @return this.
+     */
+    public HostTransport receiverIdleTimeoutNs(final long idleTimeoutNs)
+    {
+        if (idleTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("receiver idle timeout must be positive: " + idleTimeoutNs + " ns");
+        }
+        receivers.idleTimeoutNs(idleTimeoutNs);
         return this;
     }
 
@@ -387,6 +418,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private int sendDue()
     {
         int work = receivers.sendOwedAcks(nowNs);
+        work += receivers.expireIdle(nowNs);
         work += expireTimeouts();
         if (null != admission)
         {
@@ -513,10 +545,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             return;
         }
         counters.acksReceived++;
+        if (header.incarnationFlag() && sender.receiverRestarted(header.receiverIncarnation()))
+        {
+            counters.receiverRestarts++;
+            finish(slot, -1, IncompleteFlowException.RECEIVER_RESTARTED);
+            return;
+        }
         sender.onAck(nowNs, header.ack(), sackCount, inbound.sackStarts(), inbound.sackEnds());
         if (sender.isComplete())
         {
-            finish(slot, sender.completedNs());
+            finish(slot, sender.completedNs(), null);
         }
         else
         {
@@ -550,7 +588,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         return expired;
     }
 
-    private void finish(final int slot, final long endNs)
+    private void finish(final int slot, final long endNs, final String reason)
     {
         final FlowSender sender = flows.sender(slot);
         scheduler.remove(slot);
@@ -568,13 +606,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         else
         {
-            future.completeExceptionally(new IncompleteFlowException(record));
+            future.completeExceptionally(new IncompleteFlowException(record, reason));
         }
     }
 
     /**
      * Stop: every flow not yet complete is reported to the listener as incomplete and its future fails with an
-     * {@link IncompleteFlowException}; sends still waiting fail too. Transport thread only, after the last duty
+     * {@link IncompleteFlowException} ({@link IncompleteFlowException#TRANSPORT_CLOSED}); sends still waiting fail
+     * too. Transport thread only, after the last duty
      * cycle.
      */
     public void onClose()
@@ -582,7 +621,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         closed = true;
         for (final int slot : flows.occupiedSlots())
         {
-            finish(slot, -1);
+            finish(slot, -1, IncompleteFlowException.TRANSPORT_CLOSED);
         }
         commands.runAll();
     }
@@ -595,6 +634,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     public int activeFlows()
     {
         return flows.size();
+    }
+
+    /**
+     * Flows this host is receiving and holds state for (not yet complete, not given up).
+     *
+     * @return the count; transport thread only.
+     */
+    public int activeReceivers()
+    {
+        return receivers.activeFlows();
     }
 
     /**

@@ -8,8 +8,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Writes each packet the host sends, pFabric header and payload, at the start of the one send buffer they all leave
- * from: a flow's DATA or PROBE as its {@link FlowSender} described it, and ACKs with the cumulative ack and the
- * receiver's SACK blocks. Each write returns the packet's length and overwrites the one before.
+ * from: a flow's DATA or PROBE as its {@link FlowSender} described it, and ACKs with the cumulative ack, the
+ * receiver's SACK blocks and the host's incarnation. Each write returns the packet's length and overwrites the one
+ * before.
  */
 final class PacketWriter
 {
@@ -67,23 +68,25 @@ final class PacketWriter
     }
 
     /**
-     * An ACK, priority 0.
+     * An ACK, priority 0, with the receiving host's incarnation in the flow size's place
+     * ({@link PfabricHeaderFlyweight#FLAG_INCARNATION}).
      *
-     * @param receiver whose SACK blocks it carries, or null for none.
+     * @param incarnation the incarnation of this host's transport.
+     * @param receiver    whose SACK blocks it carries, or null for none.
      * @return its length.
      */
-    int writeAck(final long flowId, final long sizeBytes, final long cumulativeAckBytes, final FlowReceiver receiver)
+    int writeAck(final long flowId, final int incarnation, final long cumulativeAckBytes, final FlowReceiver receiver)
     {
         final int sackCount = null == receiver ? 0 : receiver.sackBlocks(sackStarts, sackEnds);
         header.wrap(buffer, 0)
             .version(PfabricHeaderFlyweight.VERSION)
             .type(PfabricHeaderFlyweight.TYPE_ACK)
-            .flags(0)
+            .flags(PfabricHeaderFlyweight.FLAG_INCARNATION)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH + sackCount * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH)
             .priority(0)
             .flowId(flowId)
             .ack(cumulativeAckBytes)
-            .flowSize(sizeBytes)
+            .receiverIncarnation(incarnation)
             .payloadLength(0)
             .sackCount(sackCount)
             .pathHint(0);

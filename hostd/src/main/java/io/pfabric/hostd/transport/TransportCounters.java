@@ -21,6 +21,9 @@ public final class TransportCounters
     long staleAcks;
     long sendFailures;
     long packetsHeldBack;
+    long receiverRestarts;
+    long receiversExpired;
+    long expiredFlowPackets;
 
     /**
      * Flows the application started.
@@ -171,5 +174,37 @@ public final class TransportCounters
     public long packetsHeldBack()
     {
         return packetsHeldBack;
+    }
+
+    /**
+     * Flows given up because their receiver restarted after acknowledging some of their bytes: an ACK carried
+     * another incarnation of the receiving host than the flow's first ACK.
+     *
+     * @return the count.
+     */
+    public long receiverRestarts()
+    {
+        return receiverRestarts;
+    }
+
+    /**
+     * Flows this host was receiving whose state it gave up, incomplete, after the idle timeout without a packet
+     * (such as a flow its sender gave up when this host restarted).
+     *
+     * @return the count.
+     */
+    public long receiversExpired()
+    {
+        return receiversExpired;
+    }
+
+    /**
+     * Data packets and probes dropped because their flow's receiving state had been given up for idleness.
+     *
+     * @return the count.
+     */
+    public long expiredFlowPackets()
+    {
+        return expiredFlowPackets;
     }
 }

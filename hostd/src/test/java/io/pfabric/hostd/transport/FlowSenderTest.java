@@ -264,4 +264,32 @@ class FlowSenderTest
         assertFalse(sender.isTimerArmed());
         assertFalse(sender.canSend());
     }
+
+    @Test
+    void aReceiverIncarnationThatChangesAfterBytesWereAcknowledgedMeansTheReceiverRestarted()
+    {
+        final FlowSender sender = sender(10L * MSS);
+        assertEquals(FlowSender.NO_INCARNATION, sender.receiverIncarnation());
+        sendAll(sender, 0);
+        assertFalse(sender.receiverRestarted(5), "the first ACK's incarnation is recorded");
+        ack(sender, 1_000, 2L * MSS);
+        assertEquals(5, sender.receiverIncarnation());
+        assertFalse(sender.receiverRestarted(5), "the same start");
+        assertTrue(sender.receiverRestarted(6), "another start after 2 segments were acknowledged");
+        assertEquals(5, sender.receiverIncarnation(), "the flow's receiver stays the first one");
+    }
+
+    @Test
+    void aReceiverThatRestartsBeforeAcknowledgingAnythingIsFollowed()
+    {
+        final FlowSender sender = sender(10L * MSS);
+        sendAll(sender, 0);
+        assertFalse(sender.receiverRestarted(5));
+        ack(sender, 1_000, 0);
+        assertEquals(0, sender.ackedBytes(), "an ACK that acknowledges nothing (a probe's)");
+        assertFalse(sender.receiverRestarted(6), "nothing acknowledged, nothing lost: the flow goes on");
+        assertEquals(6, sender.receiverIncarnation());
+        ack(sender, 2_000, 10L * MSS);
+        assertTrue(sender.isComplete());
+    }
 }

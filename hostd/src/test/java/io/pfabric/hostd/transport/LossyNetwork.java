@@ -6,6 +6,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
@@ -24,6 +25,7 @@ final class LossyNetwork implements NanoClock
     private final long delayNs;
     private final long jitterNs;
     private final List<Endpoint> endpoints = new ArrayList<>();
+    private final BitSet silenced = new BitSet();
     private long nowNs;
     private long sequence;
     private long packetsSent;
@@ -57,6 +59,14 @@ final class LossyNetwork implements NanoClock
             endpoints.add(new Endpoint(endpoints.size()));
         }
         return endpoints.get(host);
+    }
+
+    /**
+     * Lose, or stop losing, every packet a host sends.
+     */
+    void silence(final int host, final boolean silent)
+    {
+        silenced.set(host, silent);
     }
 
     long packetsSent()
@@ -97,7 +107,7 @@ final class LossyNetwork implements NanoClock
         final int length)
     {
         packetsSent++;
-        if (random.nextDouble() < lossProbability)
+        if (silenced.get(source) || random.nextDouble() < lossProbability)
         {
             packetsLost++;
             return;
