@@ -4,12 +4,14 @@
 -- big-endian:
 --
 --    0  version:4 | type:4        1 DATA, 2 ACK, 3 PROBE, 4 CONTROL; version 1
---    1  flags u8                  bit 0 PATH (path hint valid), bit 1 FIN (last segment of the flow)
+--    1  flags u8                  bit 0 PATH (path hint valid), bit 1 FIN (last segment of the flow),
+--                                 bit 2 INC (ACK: bytes 20-23 hold the receiver's incarnation, not the flow size)
 --    2  header length u16         32, or 32 + 8 x SACK count for an ACK
 --    4  priority u32              smaller is more urgent (hostd: remaining flow size, 0 on ACKs)
 --    8  flow id u64               high 16 bits: source host index, next 16: the sender's incarnation, low 32: counter
 --   16  segment offset u32        DATA/PROBE: offset of the payload in the flow; ACK: cumulative ack
---   20  flow size u32             bytes, 0 = unknown
+--   20  flow size u32             bytes, 0 = unknown; an ACK with INC: the receiving host's incarnation u16, then
+--                                 two zero bytes
 --   24  payload length u16
 --   26  SACK count u8             at most 4
 --   27  path hint u8              spine index, used when PATH is set
@@ -41,6 +43,7 @@ local TYPE_CONTROL = 4
 
 local FLAG_PATH = 0x01
 local FLAG_FIN = 0x02
+local FLAG_INCARNATION = 0x04
 
 local type_names = { [TYPE_DATA] = "DATA", [TYPE_ACK] = "ACK", [TYPE_PROBE] = "PROBE", [TYPE_CONTROL] = "CONTROL" }
 local set_or_not = { "Set", "Not set" }
@@ -50,7 +53,9 @@ local f = pfabric.fields
 f.version = ProtoField.uint8("pfabric.version", "Version", base.DEC, nil, 0xF0)
 f.type = ProtoField.uint8("pfabric.type", "Type", base.DEC, type_names, 0x0F)
 f.flags = ProtoField.uint8("pfabric.flags", "Flags", base.HEX)
-f.flag_reserved = ProtoField.uint8("pfabric.flags.reserved", "Reserved", base.HEX, nil, 0xFC)
+f.flag_reserved = ProtoField.uint8("pfabric.flags.reserved", "Reserved", base.HEX, nil, 0xF8)
+f.flag_incarnation = ProtoField.bool("pfabric.flags.inc", "INC", 8, set_or_not, FLAG_INCARNATION,
+    "An ACK that carries the receiving host's incarnation in place of the flow size")
 f.flag_fin = ProtoField.bool("pfabric.flags.fin", "FIN", 8, set_or_not, FLAG_FIN, "Last segment of the flow")
 f.flag_path = ProtoField.bool("pfabric.flags.path", "PATH", 8, set_or_not, FLAG_PATH,
     "The path hint names the spine to use")
@@ -68,6 +73,9 @@ f.offset = ProtoField.uint32("pfabric.offset", "Segment Offset", base.DEC, nil, 
 f.ack = ProtoField.uint32("pfabric.ack", "Cumulative Ack", base.DEC, nil, nil,
     "Every byte of the flow below this has arrived")
 f.flow_size = ProtoField.uint32("pfabric.flow_size", "Flow Size", base.DEC, nil, nil, "Bytes, 0 = unknown")
+f.ack_incarnation = ProtoField.uint16("pfabric.ack.incarnation", "Receiver Incarnation", base.DEC, nil, nil,
+    "Which start of the receiving host's transport sent the ACK")
+f.ack_incarnation_zero = ProtoField.uint16("pfabric.ack.incarnation_zero", "Zero", base.HEX)
 f.payload_len = ProtoField.uint16("pfabric.payload_len", "Payload Length", base.DEC)
 f.sack_count = ProtoField.uint8("pfabric.sack_count", "SACK Count", base.DEC)
 f.path_hint = ProtoField.uint8("pfabric.path_hint", "Path Hint", base.DEC)
@@ -200,7 +208,11 @@ local function dissect(tvb, pinfo, tree)
         problem(type_item, e.bad_type, string.format("Unknown type %d", packet_type))
     end
 
+    local incarnation_ack = packet_type == TYPE_ACK and math.floor(flags / FLAG_INCARNATION) % 2 == 1
     local flag_names = {}
+    if math.floor(flags / FLAG_INCARNATION) % 2 == 1 then
+        flag_names[#flag_names + 1] = "INC"
+    end
     if math.floor(flags / FLAG_FIN) % 2 == 1 then
         flag_names[#flag_names + 1] = "FIN"
     end
@@ -212,6 +224,7 @@ local function dissect(tvb, pinfo, tree)
         flags_item:append_text(" (" .. table.concat(flag_names, ", ") .. ")")
     end
     flags_item:add(f.flag_reserved, tvb(1, 1))
+    flags_item:add(f.flag_incarnation, tvb(1, 1))
     flags_item:add(f.flag_fin, tvb(1, 1))
     flags_item:add(f.flag_path, tvb(1, 1))
 
@@ -226,7 +239,12 @@ local function dissect(tvb, pinfo, tree)
     else
         root:add(f.offset, tvb(16, 4))
     end
-    root:add(f.flow_size, tvb(20, 4))
+    if incarnation_ack then
+        root:add(f.ack_incarnation, tvb(20, 2))
+        root:add(f.ack_incarnation_zero, tvb(22, 2))
+    else
+        root:add(f.flow_size, tvb(20, 4))
+    end
     local payload_len_item = root:add(f.payload_len, tvb(24, 2))
     local sack_count_item = root:add(f.sack_count, tvb(26, 1))
     root:add(f.path_hint, tvb(27, 1))
@@ -325,7 +343,11 @@ local function dissect(tvb, pinfo, tree)
     -- Summary line and Info column.
     local info
     if packet_type == TYPE_ACK then
-        info = string.format("ACK flow %s ack %s size %s", flow_text, u(segment_offset), u(flow_size))
+        if incarnation_ack then
+            info = string.format("ACK flow %s ack %s inc %d", flow_text, u(segment_offset), tvb(20, 2):uint())
+        else
+            info = string.format("ACK flow %s ack %s size %s", flow_text, u(segment_offset), u(flow_size))
+        end
         if #sack_texts > 0 then
             info = info .. " sack " .. table.concat(sack_texts, " ")
         end
@@ -336,7 +358,7 @@ local function dissect(tvb, pinfo, tree)
     for _, name in ipairs(flag_names) do
         if name == "PATH" then
             info = info .. string.format(" [PATH %d]", path_hint)
-        else
+        elseif name ~= "INC" or not incarnation_ack then
             info = info .. " [" .. name .. "]"
         end
     end

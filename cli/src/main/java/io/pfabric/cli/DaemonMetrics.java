@@ -57,6 +57,13 @@ final class DaemonMetrics
             TransportCounters::sendFailures);
         counter(registry, tags, counters, "packets.held.back", "Times a packet waited for admission",
             TransportCounters::packetsHeldBack);
+        counter(registry, tags, counters, "receiver.restarts",
+            "Flows given up because their receiver restarted after acknowledging part of them",
+            TransportCounters::receiverRestarts);
+        counter(registry, tags, counters, "receivers.expired", "Incoming flows given up after the idle timeout",
+            TransportCounters::receiversExpired);
+        counter(registry, tags, counters, "expired.flow.packets", "Packets dropped of incoming flows given up",
+            TransportCounters::expiredFlowPackets);
     }
 
     /**

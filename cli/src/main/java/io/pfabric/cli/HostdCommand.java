@@ -289,8 +289,10 @@ public final class HostdCommand implements Callable<Integer>
                     counters.close();
                 }
             }
-            err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received%n",
-                hostName, daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered());
+            err.printf(Locale.ROOT, "pfabric hostd %s: stopped; %,d flows completed, %,d messages received, " +
+                "%,d flows failed as their receiver restarted, %,d incoming flows given up idle%n",
+                hostName, daemon.counters().flowsCompleted(), daemon.counters().messagesDelivered(),
+                daemon.counters().receiverRestarts(), daemon.counters().receiversExpired());
             printControl(daemon, err);
             err.flush();
         }

@@ -49,8 +49,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * packet is recognised as pFabric over the mode's carrier (IP protocol 17 or 253), version 1, checksum good, no expert
  * info; each flow's DATA packets carry its flow id (source half the sender's host index), flow size = message size,
  * priorities between the segment's length and the flow size, offsets and payload lengths that tile [0, size) in
- * full-sized segments, and FIN exactly on the last segment; its ACKs have priority 0, no payload, a header of 32 bytes
- * plus 8 per SACK block, and a cumulative ack that reaches the size. Skipped where tshark or dumpcap is missing.
+ * full-sized segments, and FIN exactly on the last segment; its ACKs have priority 0, no payload, the INC flag alone
+ * and the receiving host's incarnation in the flow size's place, a header of 32 bytes plus 8 per SACK block, and a
+ * cumulative ack that reaches the size. Skipped where tshark or dumpcap is missing.
  */
 @RequiresNetns
 @Timeout(90)
@@ -69,7 +70,7 @@ class WiresharkDissectorSystemTest
         "ip.proto", "pfabric.version", "pfabric.type", "pfabric.flow_id", "pfabric.flow.src_host", "pfabric.hdr_len",
         "pfabric.offset", "pfabric.ack", "pfabric.payload_len", "pfabric.flow_size", "pfabric.priority",
         "pfabric.flags", "pfabric.flags.fin", "pfabric.flow.counter", "pfabric.sack_count", "pfabric.checksum.status",
-        "pfabric.flow.incarnation", "_ws.expert.message" };
+        "pfabric.flow.incarnation", "pfabric.flags.inc", "pfabric.ack.incarnation", "_ws.expert.message" };
 
     private final List<HostDaemon> hosts = new ArrayList<>();
     private NetnsFabric fabric;
@@ -98,6 +99,8 @@ class WiresharkDissectorSystemTest
         int sackCount,
         int checksumStatus,
         int incarnation,
+        boolean incarnationFlag,
+        int ackIncarnation,
         String expert,
         String line)
     {
@@ -110,7 +113,8 @@ class WiresharkDissectorSystemTest
                 Long.parseUnsignedLong(columns[3].substring(2), 16), unsigned(columns[4]), number(columns[5]),
                 unsigned(columns[6]), unsigned(columns[7]), number(columns[8]), unsigned(columns[9]),
                 unsigned(columns[10]), Integer.decode(columns[11]), bool(columns[12]), unsigned(columns[13]),
-                number(columns[14]), number(columns[15]), number(columns[16]), columns[17], line);
+                number(columns[14]), number(columns[15]), number(columns[16]), bool(columns[17]), number(columns[18]),
+                columns[19], line);
         }
 
         private static int number(final String column)
@@ -208,12 +212,12 @@ class WiresharkDissectorSystemTest
         }
         final int maxSegment = MTU - (PacketIos.wireOverheadLength(io) - EthernetFlyweight.HEADER_LENGTH) -
             PfabricHeaderFlyweight.HEADER_LENGTH;
-        checkFlow(packets, forwardRecord, 0, FORWARD_SIZE, maxSegment);
-        checkFlow(packets, reverseRecord, 1, REVERSE_SIZE, maxSegment);
+        checkFlow(packets, forwardRecord, 0, FORWARD_SIZE, maxSegment, hosts.get(1).incarnation());
+        checkFlow(packets, reverseRecord, 1, REVERSE_SIZE, maxSegment, hosts.get(0).incarnation());
     }
 
     private static void checkFlow(final List<Decoded> packets, final FlowRecord record, final int sourceHost,
-        final int size, final int maxSegment)
+        final int size, final int maxSegment, final int receiverIncarnation)
     {
         final String flow = "flow 0x" + Long.toHexString(record.flowId());
         assertEquals(sourceHost, record.sourceHost());
@@ -253,7 +257,10 @@ class WiresharkDissectorSystemTest
         long highestAck = 0;
         for (final Decoded ack : acks)
         {
-            assertEquals(size, ack.flowSize(), ack.line());
+            assertTrue(ack.incarnationFlag(), "ACKs carry the INC flag: " + ack.line());
+            assertEquals(receiverIncarnation, ack.ackIncarnation(), "the receiver's incarnation: " + ack.line());
+            assertEquals(-1, ack.flowSize(), "no flow size in its place: " + ack.line());
+            assertEquals(PfabricHeaderFlyweight.FLAG_INCARNATION, ack.flags(), "no other flag: " + ack.line());
             assertEquals(0, ack.priority(), "ACKs go at priority 0: " + ack.line());
             assertEquals(0, ack.payloadLength(), ack.line());
             final int sackBytes = ack.sackCount() * PfabricHeaderFlyweight.SACK_BLOCK_LENGTH;
