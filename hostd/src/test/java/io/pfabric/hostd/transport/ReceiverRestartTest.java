@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link IncompleteFlowException#RECEIVER_RESTARTED}, is counted, is never reported complete and is delivered
  * nowhere; the other hosts' flows complete once and intact; the half flows left at the new start and at the peers
  * are given up after the idle timeout; a flow none of whose bytes the old start acknowledged completes once at the
- * new start.
+ * new start. And a flow given up idle at its receiver (its sender stood still for the idle timeout) is not taken for a
+ * new flow when its packets come again: they are dropped and counted, and the flow is never reported complete.
  */
 @Timeout(120)
 class ReceiverRestartTest
@@ -185,5 +186,28 @@ class ReceiverRestartTest
         assertEquals(1, senderRecorder.finished.size());
         assertEquals(0, h0.counters().receiverRestarts());
         assertEquals(SECOND_INCARNATION, newH1.incarnation());
+    }
+
+    @Test
+    void aLatePacketOfAFlowGivenUpIdleIsDroppedAndStartsNoNewFlow()
+    {
+        final Recorder senderRecorder = new Recorder();
+        final Recorder receiverRecorder = new Recorder();
+        final HostTransport h0 = host(0, FIRST_INCARNATION, senderRecorder);
+        final HostTransport h1 = host(1, FIRST_INCARNATION, receiverRecorder);
+        final CompletableFuture<FlowRecord> flow = h0.send(1, randomBytes(1_000_000));
+        network.runUntil(List.of(h0, h1), () -> ackedBytesTo(h0, 1) > 100_000, STEP_NS, LIMIT_NS);
+        assertEquals(1, h1.activeReceivers());
+
+        network.runUntil(List.of(h1), () -> 0 == h1.activeReceivers(), STEP_NS, LIMIT_NS);
+        assertEquals(1, h1.counters().receiversExpired(), "the sender stood still for the idle timeout");
+
+        final long untilNs = network.nanoTime() + 4 * IDLE_TIMEOUT_NS;
+        network.runUntil(List.of(h0, h1), () -> network.nanoTime() >= untilNs, STEP_NS, LIMIT_NS);
+        assertTrue(h1.counters().expiredFlowPackets() > 0, "the sender's packets came back");
+        assertEquals(0, h1.activeReceivers(), "and started no new flow");
+        assertFalse(flow.isDone(), "the flow is never reported complete");
+        assertTrue(receiverRecorder.messages.isEmpty());
+        assertEquals(1, h1.counters().receiversExpired(), "given up once");
     }
 }
