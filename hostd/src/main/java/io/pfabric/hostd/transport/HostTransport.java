@@ -53,7 +53,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
      * How long, by default, a flow this host receives may go without a packet, not complete, before its state is
      * given up ({@link #receiverIdleTimeoutNs(long)}).
      */
-    public static final long RECEIVER_IDLE_TIMEOUT_NS = 60_000_000_000L;
+    public static final long RECEIVER_IDLE_TIMEOUT_NS = 600_000_000_000L;
 
     private TransportConfiguration configuration;
     private final int localHost;
