@@ -119,6 +119,8 @@ public final class ClassPlot
             .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendVisible(true);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setXAxisDecimalPattern("#,##0.##");
+        chart.getStyler().setYAxisDecimalPattern("#,##0.##");
         return chart;
     }
 

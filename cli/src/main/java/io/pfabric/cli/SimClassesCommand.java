@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,7 +54,9 @@ import java.util.concurrent.Callable;
             "ports down to hosts) within the window from a tenth of --duration to --duration, while every " +
             "application's flows still arrive, and their share; and the small flows' (<= 100 KB) mean and 99th " +
             "percentile normalized FCT beside ideal-class's.",
-        "Writes DIR/classes.csv (that report), DIR/throughput.csv (bytes per scheme, bin and DSCP), DIR/classes.png, " +
+        "Writes DIR/classes.csv (that report), DIR/throughput.csv (bytes per scheme, bin of --duration / 40 and " +
+            "DSCP, until the run's end; the last of 800 bins also holds what came after it), DIR/classes.png (the " +
+            "first two durations, and the small flows' CDFs), " +
             "DIR/summary.csv (every scheme and scheme:dscpN, as pfabric sim writes it) and the FCT logs." })
 public final class SimClassesCommand implements Callable<Integer>
 {
@@ -75,6 +78,7 @@ public final class SimClassesCommand implements Callable<Integer>
     private static final int BINS_PER_DURATION = 40;
     private static final int WINDOW_START_BIN = BINS_PER_DURATION / 10;
     private static final int MAX_DURATIONS = 20;
+    private static final int PLOT_DURATIONS = 2;
 
     @Mixin
     SimOptions options;
@@ -158,6 +162,7 @@ public final class SimClassesCommand implements Callable<Integer>
         final int windowEndBin = BINS_PER_DURATION;
         final int lastBin = (int)Math.min(BINS_PER_DURATION * MAX_DURATIONS,
             (Math.max(endNs[0], endNs[1]) + binNs - 1) / binNs);
+        final int plotBins = Math.min(lastBin, BINS_PER_DURATION * PLOT_DURATIONS);
         final List<String> rows = new ArrayList<>();
         final List<ClassPlot.Throughput> throughputs = new ArrayList<>();
         final Map<String, Double> weightShares = new LinkedHashMap<>();
@@ -204,7 +209,8 @@ public final class SimClassesCommand implements Callable<Integer>
                             bin * binNs / 1e6, app.dscp(), binBytes, gbitsPerSec[bin]));
                         writer.newLine();
                     }
-                    throughputs.add(new ClassPlot.Throughput(entry.getKey(), name, gbitsPerSec, share));
+                    throughputs.add(new ClassPlot.Throughput(entry.getKey(), name,
+                        Arrays.copyOf(gbitsPerSec, plotBins), Arrays.copyOf(share, plotBins)));
                 }
             }
         }
