@@ -8,8 +8,8 @@ import io.pfabric.analysis.ResultsTable;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.sim.SimRun;
-import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
+import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +50,7 @@ import java.util.concurrent.Callable;
             "pFabric's; a timeout not longer than R draws a warning.",
         "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv; progress goes " +
             "to stderr. 'pfabric sim sweep' runs several loads and schemes and draws the plot." },
-    subcommands = SimCommand.Sweep.class)
+    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin
@@ -132,7 +132,8 @@ public final class SimCommand implements Callable<Integer>
             final boolean csv = OutputFormats.isCsv(format);
             final List<ResultsTable.Line> lines = runAll(options, loads, schemes, System.err);
             FctPlot.write(lines, String.format(Locale.ROOT, "simulated normalized FCT: %s on %s, %,d flows per " +
-                "point", options.workload, options.topo(), options.flows), options.out.resolve("fct-vs-load.png"));
+                "point", options.workloadLabel(), options.topo(), options.flows),
+                options.out.resolve("fct-vs-load.png"));
             if (csv)
             {
                 ResultsTable.printCsv(System.out, lines, true);
@@ -179,18 +180,17 @@ public final class SimCommand implements Callable<Integer>
         final List<String> names = SimRun.hostNames(fabric);
         final PathRtts rtts = PathRtts.byClass(names, fabric::baseRttNs);
         rtts.write(options.out.resolve("base-rtt.csv"));
-        final FlowSizeDistribution sizes = FlowSizeDistribution.load(options.workload);
-        final int runs = loads.size() * schemes.size();
+        final List<Double> runLoads = options.isMix() ? List.of(WorkloadMix.totalLoad(options.mix())) : loads;
+        final int runs = runLoads.size() * schemes.size();
         int run = 0;
-        for (final double load : loads)
+        for (final double load : runLoads)
         {
-            if (!(load > 0 && load < 1))
+            if (!options.isMix() && !(load > 0 && load < 1))
             {
                 throw new IllegalArgumentException("every load must be between 0 and 1, not " + load);
             }
             final String label = ExperimentSettings.loadLabel(load);
-            final List<WorkloadTrace.FlowSpec> trace = options.marked(WorkloadTrace.generate(fabric.hosts(), load,
-                fabric.edgeRateBitsPerSec(), sizes, options.seed, options.flows, 0));
+            final List<WorkloadTrace.FlowSpec> trace = options.trace(fabric, load);
             TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);
             for (final String scheme : schemes)
             {

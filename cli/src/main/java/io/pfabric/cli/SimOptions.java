@@ -8,10 +8,14 @@ import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
+import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -75,6 +79,18 @@ final class SimOptions
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
     String workload;
+
+    @Option(names = "--app", paramLabel = "WORKLOAD:LOAD[:dscp=D]",
+        description = "An application of a mix, repeatable: its own workload, load per access link and DSCP, e.g. " +
+            "--app websearch:0.6:dscp=0 --app datamining:0.6:dscp=8. Each application's flows are generated as " +
+            "--workload's on a seed of its own and the traces merged by start time; the loads add, so the total " +
+            "may exceed 1. Replaces --workload, --load (the run's load is the total) and --dscp-shares; needs " +
+            "--duration, and --flows caps each application.")
+    List<String> apps = List.of();
+
+    @Option(names = "--duration", defaultValue = "", paramLabel = "DURATION",
+        description = "With --app: every application's flows that start within this virtual time, e.g. 20ms.")
+    String duration;
 
     @Option(names = "--flows", defaultValue = "10000", paramLabel = "N",
         description = "Flows per run (default: ${DEFAULT-VALUE}).")
@@ -273,5 +289,84 @@ final class SimOptions
     List<WorkloadTrace.FlowSpec> marked(final List<WorkloadTrace.FlowSpec> trace)
     {
         return dscpShares.isEmpty() ? trace : WorkloadTrace.withDscpShares(trace, dscpShares, seed);
+    }
+
+    /**
+     * Whether the run is a mix of applications ({@code --app}).
+     *
+     * @return true if one is given.
+     */
+    boolean isMix()
+    {
+        return !apps.isEmpty();
+    }
+
+    /**
+     * The applications of a mix, parsed, with their distributions.
+     *
+     * @return them in the order given.
+     * @throws IOException if a workload's file cannot be read.
+     */
+    List<WorkloadMix.App> mix() throws IOException
+    {
+        if (!dscpShares.isEmpty())
+        {
+            throw new IllegalArgumentException("--app gives each application its DSCP: leave out --dscp-shares");
+        }
+        final List<WorkloadMix.App> parsed = new ArrayList<>(apps.size());
+        for (final String app : apps)
+        {
+            parsed.add(WorkloadMix.App.parse(app));
+        }
+        return parsed;
+    }
+
+    /**
+     * The virtual time within which a mix's flows start.
+     *
+     * @return nanoseconds, positive.
+     */
+    long durationNs()
+    {
+        if (duration.isEmpty())
+        {
+            throw new IllegalArgumentException("--app needs --duration, the time within which flows start");
+        }
+        final long durationNs = Quantities.parseNanos(duration);
+        if (durationNs <= 0)
+        {
+            throw new IllegalArgumentException("--duration must be positive");
+        }
+        return durationNs;
+    }
+
+    /**
+     * The trace of a run: the mix of {@code --app} (at the total of its loads), or {@code --workload} at a load,
+     * marked by {@code --dscp-shares}.
+     *
+     * @param fabric the fabric.
+     * @param load   the load of a single workload; a mix has its own.
+     * @return the flows in order of start.
+     * @throws IOException if a workload's file cannot be read.
+     */
+    List<WorkloadTrace.FlowSpec> trace(final SimFabric fabric, final double load) throws IOException
+    {
+        if (isMix())
+        {
+            return WorkloadMix.generate(fabric.hosts(), fabric.edgeRateBitsPerSec(), mix(), seed, flows,
+                durationNs());
+        }
+        return marked(WorkloadTrace.generate(fabric.hosts(), load, fabric.edgeRateBitsPerSec(),
+            FlowSizeDistribution.load(workload), seed, flows, 0));
+    }
+
+    /**
+     * What the trace is, for titles: the workload, or the mix's applications.
+     *
+     * @return such as {@code websearch} or {@code websearch:0.6:dscp=0 + datamining:0.6:dscp=8}.
+     */
+    String workloadLabel()
+    {
+        return isMix() ? String.join(" + ", apps) : workload;
     }
 }

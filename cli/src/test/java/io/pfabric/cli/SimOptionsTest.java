@@ -106,4 +106,32 @@ class SimOptionsTest
         assertThrows(IllegalArgumentException.class,
             () -> parse("--discipline", "pfabric-classes", "--classes", "3;x").fabric());
     }
+
+    @Test
+    void anApplicationMixIsEachWorkloadAtItsLoadAndDscpWithinTheDuration() throws Exception
+    {
+        final SimOptions options = parse("--topo", "star:8", "--app", "websearch:0.6", "--app",
+            "datamining:0.3:dscp=8", "--duration", "20ms", "--seed", "4");
+        final SimFabric fabric = options.fabric();
+        final List<WorkloadTrace.FlowSpec> trace = options.trace(fabric, 0.9);
+        final List<WorkloadTrace.FlowSpec> websearch = WorkloadTrace.generate(8, 0.6, fabric.edgeRateBitsPerSec(),
+            FlowSizeDistribution.load("websearch"), 4, 10_000, 20_000_000L);
+        assertEquals(websearch.stream().map(WorkloadTrace.FlowSpec::startNs).toList(),
+            trace.stream().filter(flow -> 0 == flow.dscp()).map(WorkloadTrace.FlowSpec::startNs).toList());
+        assertTrue(trace.stream().anyMatch(flow -> 8 == flow.dscp()));
+        assertTrue(trace.stream().allMatch(flow -> flow.startNs() < 20_000_000L));
+        assertEquals("websearch:0.6 + datamining:0.3:dscp=8", options.workloadLabel());
+    }
+
+    @Test
+    void anApplicationMixNeedsADurationAndNoDscpShares()
+    {
+        final SimFabric fabric = parse("--topo", "star:8").fabric();
+        assertThrows(IllegalArgumentException.class,
+            () -> parse("--app", "websearch:0.6").trace(fabric, 0.6));
+        assertThrows(IllegalArgumentException.class,
+            () -> parse("--app", "websearch:0.6", "--duration", "1ms", "--dscp-shares", "0:1,8:1").trace(fabric, 0.6));
+        assertThrows(IllegalArgumentException.class,
+            () -> parse("--app", "websearch:0.6:dscp=99", "--duration", "1ms").trace(fabric, 0.6));
+    }
 }

@@ -159,6 +159,29 @@ public final class SimRun
         final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
         final PrintStream progress) throws IOException
     {
+        return run(fabric, settings, scheme, label, trace, seed, log, progress, null);
+    }
+
+    /**
+     * Run a scheme over a trace under a label, telling an observer of every frame a port starts to transmit.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
+     * @param settings the schemes' settings.
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param label    the scheme the log names.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @param observer told of every transmission, or null; ideal, which has no packets, tells it nothing.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final SimSettings settings, final String scheme,
+        final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
+        final PrintStream progress, final TransmitObserver observer) throws IOException
+    {
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
         final long startCpuNs = THREADS.getCurrentThreadCpuTime();
@@ -185,6 +208,7 @@ public final class SimRun
                 Simulator.Scheme.DCTCP_PER_FLOW, settings, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
+        simulator.transmitObserver(observer);
         final Simulator.Result result = simulator.run(trace, LIMIT_NS,
             (completed, total, virtualNs, events, deliveredBytes, totalBytes) ->
             {
