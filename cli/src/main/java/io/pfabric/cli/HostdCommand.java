@@ -6,8 +6,10 @@ import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.control.ControlKeys;
 import io.pfabric.common.control.ControlMode;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.control.HostControl;
 import io.pfabric.hostd.control.HostControlOptions;
@@ -132,6 +134,12 @@ public final class HostdCommand implements Callable<Integer>
             "same seed marks the same flows. Default: all DSCP 0.")
     String dscpShares;
 
+    @Option(names = "--classes", paramLabel = "SPEC|none",
+        description = "Share the host's link between traffic classes by weight, as a pfabric-classes port does " +
+            "(SRPT within each class), e.g. 3:0-7;1:8-15. Default: the classes of the switch port the host hangs " +
+            "on if its discipline is pfabric-classes, else none (SRPT over every flow).")
+    String classes;
+
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
         description = "Seed of the trace; every host given the same seed draws the same trace (default: 1).")
     long seed;
@@ -197,6 +205,7 @@ public final class HostdCommand implements Callable<Integer>
             throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
         }
         final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
+        final TrafficClasses hostClasses = hostClasses(classes, topology, host);
         final HostControlOptions controlOptions = controlOptions(linkRateBitsPerSec);
         final AtomicBoolean measuring = new AtomicBoolean(measure);
         final WorkloadRunner runner = null == workload ? null :
@@ -229,13 +238,18 @@ public final class HostdCommand implements Callable<Integer>
         };
         final HostDaemon daemon = HostDaemon.start(topology, hostName,
             new HostDaemon.Options(configuration, linkRateBitsPerSec, PacketIos.wireOverheadLength(io), namespace,
-                null == runner, controlOptions),
+                null == runner, controlOptions, hostClasses),
             PacketIos.factory(io), listener);
         err.printf(Locale.ROOT, "pfabric hostd %s: %s over %s at %s, window %d..%d packets, timeout %.1f us%s; " +
             "SIGTERM or Ctrl-C stops it%n", hostName, configuration.lineRate() ? "linerate" : "pfabric", io,
             linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
             configuration.initialWindowPackets(), configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3,
             measure ? " until the base RTT is measured" : "");
+        if (null != hostClasses)
+        {
+            err.printf(Locale.ROOT, "pfabric hostd %s: link shared between traffic classes %s by weight%n",
+                hostName, hostClasses);
+        }
         if (null != controlOptions)
         {
             err.printf(Locale.ROOT, "pfabric hostd %s: %s control by %s, listening on %s; plain pFabric after %s " +
@@ -498,6 +512,29 @@ public final class HostdCommand implements Callable<Integer>
             throw new IllegalArgumentException("a workload needs a link rate: give --rate");
         }
         return linkRateBitsPerSec;
+    }
+
+    /**
+     * The traffic classes a host shares its link between: those given, none for {@code none}, else those of the
+     * switch port it hangs on if that port runs pfabric-classes.
+     *
+     * @param spec     the {@code --classes} value, or null.
+     * @param topology the fabric.
+     * @param host     the host.
+     * @return the classes, or null for none.
+     */
+    static TrafficClasses hostClasses(final String spec, final Topology topology, final HostSpec host)
+    {
+        if (null != spec)
+        {
+            return "none".equalsIgnoreCase(spec.trim()) ? null : TrafficClasses.parse(spec);
+        }
+        final PortSpec port = topology.switchNamed(host.switchName()).port(host.portName());
+        if (null == port || !PfabricClassQueue.NAME.equals(port.discipline()))
+        {
+            return null;
+        }
+        return null == port.classes() ? TrafficClasses.DEFAULT : port.classes();
     }
 
     private static long attachmentRate(final Topology topology, final HostSpec host)

@@ -5,6 +5,7 @@ import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.control.HostControl;
 import io.pfabric.hostd.control.HostControlOptions;
@@ -68,6 +69,8 @@ public final class HostDaemon implements AutoCloseable
      * @param namespace          network namespace to enter before opening the I/O, or null.
      * @param keepPayload        whether received messages are assembled and given to the listener.
      * @param control            central control (SYN or ASY), or null for plain pFabric.
+     * @param classes            traffic classes the host shares its link between by weight
+     *                           ({@link HostTransport#trafficClasses}), or null to send by SRPT over every flow.
      */
     public record Options(
         TransportConfiguration configuration,
@@ -75,8 +78,30 @@ public final class HostDaemon implements AutoCloseable
         int wireOverheadLength,
         String namespace,
         boolean keepPayload,
-        HostControlOptions control)
+        HostControlOptions control,
+        TrafficClasses classes)
     {
+        /**
+         * Without traffic classes.
+         *
+         * @param configuration      window, timeout and priority settings.
+         * @param linkRateBitsPerSec the host link's rate, at which data leaves; 0 for unpaced.
+         * @param wireOverheadLength bytes per packet on the wire besides the pFabric header and payload.
+         * @param namespace          network namespace to enter before opening the I/O, or null.
+         * @param keepPayload        whether received messages are assembled and given to the listener.
+         * @param control            central control (SYN or ASY), or null for plain pFabric.
+         */
+        public Options(
+            final TransportConfiguration configuration,
+            final long linkRateBitsPerSec,
+            final int wireOverheadLength,
+            final String namespace,
+            final boolean keepPayload,
+            final HostControlOptions control)
+        {
+            this(configuration, linkRateBitsPerSec, wireOverheadLength, namespace, keepPayload, control, null);
+        }
+
         /**
          * Plain pFabric, no controller.
          *
@@ -105,7 +130,19 @@ public final class HostDaemon implements AutoCloseable
         public Options withControl(final HostControlOptions newControl)
         {
             return new Options(configuration, linkRateBitsPerSec, wireOverheadLength, namespace, keepPayload,
-                newControl);
+                newControl, classes);
+        }
+
+        /**
+         * The same options with the host's link shared between traffic classes.
+         *
+         * @param newClasses the classes, or null for none.
+         * @return new options.
+         */
+        public Options withClasses(final TrafficClasses newClasses)
+        {
+            return new Options(configuration, linkRateBitsPerSec, wireOverheadLength, namespace, keepPayload,
+                control, newClasses);
         }
     }
 
@@ -384,7 +421,8 @@ public final class HostDaemon implements AutoCloseable
             final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),
                 HostTransport.PACING_LEAD_NS, options.wireOverheadLength(), io, clock, listener, options.keepPayload())
-                .incarnation(incarnationNow());
+                .incarnation(incarnationNow())
+                .trafficClasses(options.classes());
             if (null != options.control())
             {
                 control = HostControl.open(options.control(), hostIndex, topology.hosts().size(),

@@ -17,9 +17,9 @@ import java.nio.ByteOrder;
 import static io.pfabric.sim.Simulator.FRAME_OVERHEAD;
 
 /**
- * A simulated host: its endpoint (hostd's transport or a modelled baseline) and the packet I/O it runs on, which
- * takes the frames that arrived from its inbox and sends a frame by describing it in the pool and offering it to
- * the host's NIC.
+ * A simulated host: its endpoint (hostd's transport, sharing its link between the fabric's traffic classes when the
+ * ports have them, or a modelled baseline) and the packet I/O it runs on, which takes the frames that arrived from its
+ * inbox and sends a frame by describing it in the pool and offering it to the host's NIC.
  */
 final class SimHost implements PacketIo
 {
@@ -63,6 +63,10 @@ final class SimHost implements PacketIo
                 new TransportListener()
                 {
                 }, false);
+            if (simulator.fabric().hasClasses())
+            {
+                transport.trafficClasses(simulator.fabric().classes());
+            }
             final SimAdmission admission = null == control ? null : control.admission(index, transport);
             transport.admission(admission);
             this.endpoint = new TransportEndpoint(transport, admission, simulator);

@@ -150,6 +150,59 @@ class TrafficClassSimulatorTest
             "over " + rounds + " rounds the classes sent " + roundBytes[0] + " and " + roundBytes[1] + " B");
     }
 
+    @Test
+    void aSendingHostSharesItsLinkBetweenClassesByWeightNotBySizeAcrossClasses()
+    {
+        final SimFabric fabric = SimFabric.paper().withShape(1, 3, 0)
+            .withClasses(TrafficClasses.parse(WEIGHTS[0] + ":0-7;" + WEIGHTS[1] + ":8-15"));
+        final Simulator simulator = new Simulator(fabric, TransportConfiguration.PAPER, 7);
+        final int sender = 1;
+        final int class0Receiver = 0;
+        final int class1Receiver = 2;
+        final long class0Segments = 2_000;
+        final List<Departure> departures = new ArrayList<>();
+        simulator.transmitObserver(new TransmitObserver()
+        {
+            public void onTransmit(final int switchIndex, final int port, final long nowNs, final int payloadLength)
+            {
+            }
+
+            public void onTransmit(final int switchIndex, final int port, final long nowNs, final int payloadLength,
+                final int frameLength, final int dscp)
+            {
+                if (LEAF == switchIndex && (class0Receiver == port || class1Receiver == port) && payloadLength > 0)
+                {
+                    departures.add(new Departure(CLASS_0_DSCP == dscp ? 0 : 1, frameLength, true));
+                }
+            }
+        });
+        final List<WorkloadTrace.FlowSpec> flows = List.of(
+            new WorkloadTrace.FlowSpec(0, sender, class0Receiver, class0Segments * 1_460, 0, CLASS_0_DSCP),
+            new WorkloadTrace.FlowSpec(1, sender, class1Receiver, 1_000L * 1_460, 0, CLASS_1_DSCP));
+        final Simulator.Result result = simulator.run(flows, SECOND_NS);
+
+        assertNotNull(result.records()[0]);
+        assertNotNull(result.records()[1]);
+        assertTrue(result.records()[0].endNs() < result.records()[1].endNs(), "the larger flow of the heavier class " +
+            "finished first: SRPT across classes would have sent the class 1 flow, half its size, first");
+        final long[] bytes = new long[2];
+        int longestFrame = 0;
+        int class0Packets = 0;
+        for (final Departure departure : departures)
+        {
+            if (class0Packets == class0Segments)
+            {
+                break;
+            }
+            bytes[departure.trafficClass()] += departure.length();
+            longestFrame = Math.max(longestFrame, departure.length());
+            class0Packets += 0 == departure.trafficClass() ? 1 : 0;
+        }
+        final double perWeightGap = Math.abs((double)bytes[0] / WEIGHTS[0] - (double)bytes[1] / WEIGHTS[1]);
+        assertTrue(perWeightGap < 2.0 * longestFrame, "while both flows sent, the host's link carried " + bytes[0] +
+            " B of class 0 and " + bytes[1] + " B of class 1");
+    }
+
     /**
      * The whole turns of the longest stretch of departures after each of which both classes still held frames; the
      * stretch's first and last turns are left out, since the stretch may begin or end within them.

@@ -1,5 +1,6 @@
 package io.pfabric.hostd.transport;
 
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.io.PacketIo;
 import org.agrona.DirectBuffer;
@@ -13,10 +14,11 @@ import java.util.function.Consumer;
  * One host's pFabric transport, run to completion on one thread as an Agrona {@link Agent}: it takes new flows from
  * the application, packets from its {@link PacketIo} and expired timeouts from a heap of deadlines, and among the flows
  * whose window has room sends the next packet of the one with the smallest priority number (SRPT at the source, ties
- * in arrival order), paced at the host's link rate so that the NIC's queue stays short and the priority order is
- * real. Every data packet is answered at once with an ACK (priority 0) carrying the cumulative ack, SACK blocks and
- * this host's {@link #incarnation()} (unless {@link TransportConfiguration#segmentsPerAck()}, an option, lets
- * in-order packets share one). A flow whose ACKs change incarnation after some of its bytes were acknowledged fails
+ * in arrival order; with {@link #trafficClasses traffic classes}, within the class whose turn it is), paced at the
+ * host's link rate so that the NIC's queue stays short and the priority order is real. Every data packet is
+ * answered at once with an ACK (priority 0) carrying the cumulative ack, SACK blocks and this host's
+ * {@link #incarnation()} (unless {@link TransportConfiguration#segmentsPerAck()}, an option, lets in-order packets
+ * share one). A flow whose ACKs change incarnation after some of its bytes were acknowledged fails
  * with {@link IncompleteFlowException#RECEIVER_RESTARTED}: the receiver restarted and its new start never gets those
  * bytes.
  * While a flow waits only for the pacer, {@link #doWork()} reports work so that an idle strategy keeps polling.
@@ -341,6 +343,32 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         incarnation = newIncarnation & 0xFFFF;
         receivers.incarnation(incarnation);
         return this;
+    }
+
+    /**
+     * Share the host's link between traffic classes as a {@code pfabric-classes} switch port shares its own: among
+     * the flows that may send, deficit round robin over bytes between their classes (a flow's class is its DSCP's),
+     * each class's quantum its weight times the longest packet the I/O carries, and SRPT within the class. Without
+     * classes (null, or a single class: the default) the host sends by SRPT over all its flows. Transport thread
+     * only, before the first flow.
+     *
+     * @param classes DSCP to class and the classes' weights, or null.
+     * @return this.
+     */
+    public HostTransport trafficClasses(final TrafficClasses classes)
+    {
+        scheduler.trafficClasses(classes, egress.wireLength(io.maxPacketLength()));
+        return this;
+    }
+
+    /**
+     * Number of traffic classes the host's link is shared between.
+     *
+     * @return 1 without traffic classes.
+     */
+    public int trafficClassCount()
+    {
+        return scheduler.classCount();
     }
 
     /**

@@ -1,10 +1,24 @@
 package io.pfabric.hostd.transport;
 
+import io.pfabric.common.topology.TrafficClasses;
+
+import java.util.Arrays;
+
 /**
- * When each of the host's flows next needs the transport, as two {@link FlowHeap}s of flow slots: the flows whose
- * window has room, most urgent first (smallest priority number, ties in arrival order: SRPT at the source), and the
- * flows whose retransmission timer runs, earliest deadline first. {@link #refresh} files a flow again after anything
- * that may change its state.
+ * When each of the host's flows next needs the transport: the flows whose window has room, in {@link FlowHeap}s of
+ * flow slots most urgent first (smallest priority number, ties in arrival order: SRPT at the source), and the flows
+ * whose retransmission timer runs, earliest deadline first. {@link #refresh} files a flow again after anything that may
+ * change its state.
+ * <p>
+ * With traffic classes ({@link #trafficClasses}) each class has a ready heap of its own, and the host's link is
+ * shared between the classes that have a flow ready as a {@code pfabric-classes} switch port shares its link:
+ * deficit round robin over bytes. The classes with a flow ready take turns in the order they became ready; at the
+ * start of its turn a class's deficit grows by its quantum, weight × the longest packet, and the class sends its
+ * most urgent flow's next packet while its deficit is positive, each packet's bytes on the wire taken from the
+ * deficit once sent ({@link #onSent}). A class whose last ready flow leaves the ready heap leaves the round, its
+ * deficit reset. With packets of the longest length a class of weight w sends exactly w packets per turn; otherwise
+ * its bytes per turn are within one packet of w × the longest, the overdraft carried into its next turn. With one
+ * class (the default) the order is SRPT over every flow.
  */
 final class SendScheduler
 {
@@ -14,19 +28,95 @@ final class SendScheduler
     static final int NONE = -1;
 
     private static final long SEQUENCE_MASK = 0x7FFF_FFFFL;
+    private static final int INITIAL_CAPACITY = 64;
 
-    private final FlowHeap ready = new FlowHeap(64);
-    private final FlowHeap timeouts = new FlowHeap(64);
+    private final FlowHeap timeouts = new FlowHeap(INITIAL_CAPACITY);
+    private FlowHeap[] ready = { new FlowHeap(INITIAL_CAPACITY) };
+    private TrafficClasses classes;
+    private int[] classOfSlot = new int[INITIAL_CAPACITY];
+    private long[] quantumLength = new long[1];
+    private long[] deficitLength = new long[1];
+    private int[] activeNext = new int[1];
+    private int[] activePrev = new int[1];
+    private int activeHead = NONE;
+    private int activeTail = NONE;
+    private boolean headCredited;
+
+    /**
+     * Share sending between traffic classes by their weights, or send by SRPT over every flow with null or one class.
+     * Before the first flow is filed.
+     *
+     * @param newClasses        DSCP to class and the classes' weights, or null.
+     * @param maxPacketLength   bytes on the wire of the longest packet; a class's quantum is its weight times this.
+     */
+    void trafficClasses(final TrafficClasses newClasses, final int maxPacketLength)
+    {
+        if (hasFlows())
+        {
+            throw new IllegalStateException("traffic classes are set before the first flow");
+        }
+        if (maxPacketLength < 1)
+        {
+            throw new IllegalArgumentException("longest packet must be positive: " + maxPacketLength);
+        }
+        final int classCount = null == newClasses ? 1 : newClasses.classCount();
+        classes = 1 == classCount ? null : newClasses;
+        ready = new FlowHeap[classCount];
+        quantumLength = new long[classCount];
+        deficitLength = new long[classCount];
+        activeNext = new int[classCount];
+        activePrev = new int[classCount];
+        for (int k = 0; k < classCount; k++)
+        {
+            ready[k] = new FlowHeap(1 == classCount ? INITIAL_CAPACITY : INITIAL_CAPACITY / 4);
+            quantumLength[k] = (long)(null == classes ? 1 : classes.weight(k)) * maxPacketLength;
+        }
+        activeHead = NONE;
+        activeTail = NONE;
+        headCredited = false;
+    }
+
+    /**
+     * Number of classes the link is shared between.
+     *
+     * @return 1 without traffic classes.
+     */
+    int classCount()
+    {
+        return ready.length;
+    }
+
+    /**
+     * A class's deficit: the bytes it may still send in its turn (0 or less once spent).
+     *
+     * @param trafficClass index from 0.
+     * @return bytes.
+     */
+    long deficitLength(final int trafficClass)
+    {
+        return deficitLength[trafficClass];
+    }
 
     void refresh(final int slot, final FlowSender sender)
     {
+        final int trafficClass = null == classes ? 0 : classes.classOf(sender.dscp());
+        if (slot >= classOfSlot.length)
+        {
+            classOfSlot = Arrays.copyOf(classOfSlot, Math.max(slot + 1, classOfSlot.length * 2));
+        }
+        classOfSlot[slot] = trafficClass;
         if (sender.canSend())
         {
-            ready.upsert(slot, (sender.priority() << 31) | (arrivalOrder(sender) & SEQUENCE_MASK));
+            final FlowHeap heap = ready[trafficClass];
+            if (null != classes && heap.isEmpty())
+            {
+                activate(trafficClass);
+            }
+            heap.upsert(slot, (sender.priority() << 31) | (arrivalOrder(sender) & SEQUENCE_MASK));
         }
         else
         {
-            ready.remove(slot);
+            removeReady(slot);
         }
         if (sender.isTimerArmed())
         {
@@ -40,18 +130,56 @@ final class SendScheduler
 
     void remove(final int slot)
     {
-        ready.remove(slot);
+        removeReady(slot);
         timeouts.remove(slot);
     }
 
     boolean hasReady()
     {
-        return !ready.isEmpty();
+        return null == classes ? !ready[0].isEmpty() : NONE != activeHead;
     }
 
+    /**
+     * The flow that sends next: the most urgent of all without classes, else the most urgent of the class whose
+     * turn it is. Only while {@link #hasReady()}.
+     *
+     * @return its slot.
+     */
     int mostUrgentSlot()
     {
-        return ready.minSlot();
+        if (null == classes)
+        {
+            return ready[0].minSlot();
+        }
+        while (true)
+        {
+            final int trafficClass = activeHead;
+            if (!headCredited)
+            {
+                deficitLength[trafficClass] += quantumLength[trafficClass];
+                headCredited = true;
+            }
+            if (deficitLength[trafficClass] > 0)
+            {
+                return ready[trafficClass].minSlot();
+            }
+            endTurn();
+        }
+    }
+
+    /**
+     * Charge a packet just sent by the flow {@link #mostUrgentSlot()} gave to its class's deficit, before the flow's
+     * {@link #refresh}.
+     *
+     * @param slot       the flow's slot.
+     * @param wireLength the packet's bytes on the wire.
+     */
+    void onSent(final int slot, final int wireLength)
+    {
+        if (null != classes)
+        {
+            deficitLength[classOfSlot[slot]] -= wireLength;
+        }
     }
 
     /**
@@ -59,7 +187,7 @@ final class SendScheduler
      */
     void setAside(final int slot)
     {
-        ready.remove(slot);
+        removeReady(slot);
     }
 
     boolean hasTimers()
@@ -90,6 +218,99 @@ final class SendScheduler
         }
         timeouts.remove(slot);
         return slot;
+    }
+
+    private boolean hasFlows()
+    {
+        if (!timeouts.isEmpty())
+        {
+            return true;
+        }
+        for (final FlowHeap heap : ready)
+        {
+            if (!heap.isEmpty())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void removeReady(final int slot)
+    {
+        if (slot >= classOfSlot.length)
+        {
+            return;
+        }
+        final int trafficClass = classOfSlot[slot];
+        final FlowHeap heap = ready[trafficClass];
+        if (heap.contains(slot))
+        {
+            heap.remove(slot);
+            if (null != classes && heap.isEmpty())
+            {
+                deactivate(trafficClass);
+            }
+        }
+    }
+
+    /**
+     * Move the head class, whose deficit is spent, behind the others, keeping its deficit.
+     */
+    private void endTurn()
+    {
+        final int trafficClass = activeHead;
+        if (activeTail != trafficClass)
+        {
+            final int next = activeNext[trafficClass];
+            activeHead = next;
+            activePrev[next] = NONE;
+            activeNext[activeTail] = trafficClass;
+            activePrev[trafficClass] = activeTail;
+            activeNext[trafficClass] = NONE;
+            activeTail = trafficClass;
+        }
+        headCredited = false;
+    }
+
+    private void activate(final int trafficClass)
+    {
+        activeNext[trafficClass] = NONE;
+        activePrev[trafficClass] = activeTail;
+        if (NONE == activeTail)
+        {
+            activeHead = trafficClass;
+            headCredited = false;
+        }
+        else
+        {
+            activeNext[activeTail] = trafficClass;
+        }
+        activeTail = trafficClass;
+    }
+
+    private void deactivate(final int trafficClass)
+    {
+        final int prev = activePrev[trafficClass];
+        final int next = activeNext[trafficClass];
+        if (NONE == prev)
+        {
+            activeHead = next;
+            headCredited = false;
+        }
+        else
+        {
+            activeNext[prev] = next;
+        }
+        if (NONE == next)
+        {
+            activeTail = prev;
+        }
+        else
+        {
+            activePrev[next] = prev;
+        }
+        deficitLength[trafficClass] = 0;
     }
 
     private static long arrivalOrder(final FlowSender sender)

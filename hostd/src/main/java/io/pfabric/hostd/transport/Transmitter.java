@@ -2,7 +2,8 @@ package io.pfabric.hostd.transport;
 
 /**
  * One round of sending: while the pacer lets a packet leave, the next packet of the most urgent flow that may send
- * ({@link SendScheduler}), written by the {@link PacketWriter} and handed to the {@link Egress}. Under an
+ * (within the traffic class whose turn it is, if the host has classes: {@link SendScheduler}), written by the
+ * {@link PacketWriter} and handed to the {@link Egress}. Under an
  * {@link Admission}, a flow whose destination is not admitted is set aside for the rest of the round (at most
  * {@link HostTransport#BATCH} of them) and the next most urgent is tried; those set aside go back at the end of the
  * round.
@@ -65,6 +66,7 @@ final class Transmitter
             sender.nextPacket(nowNs, outbound);
             final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
             egress.send(sender.destinationHost(), length, nowNs, sender.dscp());
+            scheduler.onSent(slot, egress.wireLength(length));
             if (null != admission)
             {
                 admission.onAdmitted(sender.destinationHost(), nowNs, egress.wireLength(length));

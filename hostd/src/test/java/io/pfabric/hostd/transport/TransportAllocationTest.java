@@ -1,5 +1,6 @@
 package io.pfabric.hostd.transport;
 
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.PacketIos;
 import org.agrona.DirectBuffer;
@@ -129,16 +130,22 @@ class TransportAllocationTest
     @Test
     void dataAckAndTheirHandlingAllocateNothingPerPacket()
     {
-        measure(TransportConfiguration.PAPER);
+        measure(TransportConfiguration.PAPER, null);
     }
 
     @Test
     void coalescedAcksAllocateNothingPerPacketEither()
     {
-        measure(TransportConfiguration.PAPER.withSegmentsPerAck(4));
+        measure(TransportConfiguration.PAPER.withSegmentsPerAck(4), null);
     }
 
-    private static void measure(final TransportConfiguration configuration)
+    @Test
+    void sendingBetweenTrafficClassesAllocatesNothingPerPacketEither()
+    {
+        measure(TransportConfiguration.PAPER, TrafficClasses.parse("3:0-7;1:8-15"));
+    }
+
+    private static void measure(final TransportConfiguration configuration, final TrafficClasses classes)
     {
         final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean);
@@ -157,7 +164,9 @@ class TransportAllocationTest
             HostTransport.PACING_LEAD_NS, overhead, new End(1, toH0, toH1), clock, quiet, false);
         final HostTransport h1 = new HostTransport(configuration.withSegmentLength(SEGMENT_LENGTH), 1, LINK_BPS,
             HostTransport.PACING_LEAD_NS, overhead, new End(0, toH1, toH0), clock, quiet, false);
+        h0.trafficClasses(classes);
         final CompletableFuture<FlowRecord> flow = h0.send(1, FLOW_BYTES);
+        final CompletableFuture<FlowRecord> other = null == classes ? flow : h0.send(1, FLOW_BYTES, 8);
 
         run(h0, h1, clock, WARM_UP_STEPS);
         final long packetsBefore = h0.counters().packetsSent();
@@ -170,7 +179,7 @@ class TransportAllocationTest
         final long packets = h0.counters().packetsSent() - packetsBefore;
         final long acks = h0.counters().acksReceived() - acksBefore;
 
-        assertFalse(flow.isDone(), "the flow is still under way");
+        assertFalse(flow.isDone() || other.isDone(), "the flows are still under way");
         assertTrue(packets > 10_000 && acks > 2_000, packets + " data packets and " + acks + " ACKs measured");
         assertEquals(0, h0.counters().timeouts(), "nothing was lost");
         assertTrue(allocated < packets, allocated + " bytes allocated while " + packets + " data packets and " +
