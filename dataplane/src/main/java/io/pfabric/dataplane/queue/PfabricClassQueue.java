@@ -44,14 +44,8 @@ public final class PfabricClassQueue extends QueueDiscipline
     private final int classCount;
     private final int[] classOfDscp = new int[TrafficClasses.DSCP_COUNT];
     private final PfabricScheduler[] schedulers;
-    private final long[] quantumLength;
     private final long[] shareLength;
-    private final long[] deficitLength;
-    private final int[] activeNext;
-    private final int[] activePrev;
-    private int activeHead = NONE;
-    private int activeTail = NONE;
-    private boolean headCredited;
+    private final DeficitRoundRobin rounds;
 
     /**
      * A queue with traffic classes for frames up to a 1500-byte MTU.
@@ -97,17 +91,15 @@ public final class PfabricClassQueue extends QueueDiscipline
         final PfabricQueue.Structure structure = PfabricQueue.Structure.forBuffer(capacityLength, maxFrameLength);
         final long totalWeight = classes.totalWeight();
         schedulers = new PfabricScheduler[classCount];
-        quantumLength = new long[classCount];
         shareLength = new long[classCount];
-        deficitLength = new long[classCount];
-        activeNext = new int[classCount];
-        activePrev = new int[classCount];
+        final long[] quantumLength = new long[classCount];
         for (int k = 0; k < classCount; k++)
         {
             schedulers[k] = new PfabricScheduler(slab, PfabricScheduler.SEQUENCE_BITS, structure);
             quantumLength[k] = (long)classes.weight(k) * maxFrameLength;
             shareLength[k] = capacityLength * classes.weight(k) / totalWeight;
         }
+        rounds = new DeficitRoundRobin(quantumLength);
     }
 
     /**
@@ -180,7 +172,7 @@ public final class PfabricClassQueue extends QueueDiscipline
      */
     public long quantumLength(final int trafficClass)
     {
-        return quantumLength[trafficClass];
+        return rounds.quantumLength(trafficClass);
     }
 
     protected boolean onEnqueue(
@@ -196,7 +188,7 @@ public final class PfabricClassQueue extends QueueDiscipline
         final PfabricScheduler scheduler = schedulers[trafficClass];
         if (scheduler.isEmpty())
         {
-            activate(trafficClass);
+            rounds.activate(trafficClass);
         }
         scheduler.add(slot, priority, flowId);
         return true;
@@ -206,46 +198,22 @@ public final class PfabricClassQueue extends QueueDiscipline
     {
         while (true)
         {
-            final int trafficClass = activeHead;
-            if (!headCredited)
-            {
-                deficitLength[trafficClass] += quantumLength[trafficClass];
-                headCredited = true;
-            }
+            final int trafficClass = rounds.creditedHead();
             final PfabricScheduler scheduler = schedulers[trafficClass];
             final int slot = scheduler.next();
             final int length = slab.frameLength(slot);
-            if (length <= deficitLength[trafficClass])
+            if (length <= rounds.deficitLength(trafficClass))
             {
-                deficitLength[trafficClass] -= length;
+                rounds.charge(trafficClass, length);
                 scheduler.remove(slot);
                 if (scheduler.isEmpty())
                 {
-                    deactivate(trafficClass);
+                    rounds.deactivate(trafficClass);
                 }
                 return slot;
             }
-            endTurn();
+            rounds.endTurn();
         }
-    }
-
-    /**
-     * Move the head class, whose next frame exceeds its deficit, behind the others, keeping its deficit.
-     */
-    private void endTurn()
-    {
-        final int trafficClass = activeHead;
-        if (activeTail != trafficClass)
-        {
-            final int next = activeNext[trafficClass];
-            activeHead = next;
-            activePrev[next] = NONE;
-            activeNext[activeTail] = trafficClass;
-            activePrev[trafficClass] = activeTail;
-            activeNext[trafficClass] = NONE;
-            activeTail = trafficClass;
-        }
-        headCredited = false;
     }
 
     private boolean makeRoom(final int trafficClass, final int length, final long priority)
@@ -303,48 +271,8 @@ public final class PfabricClassQueue extends QueueDiscipline
         scheduler.remove(victim);
         if (scheduler.isEmpty())
         {
-            deactivate(trafficClass);
+            rounds.deactivate(trafficClass);
         }
         dropBuffered(victim, reason);
-    }
-
-    private void activate(final int trafficClass)
-    {
-        activeNext[trafficClass] = NONE;
-        activePrev[trafficClass] = activeTail;
-        if (NONE == activeTail)
-        {
-            activeHead = trafficClass;
-            headCredited = false;
-        }
-        else
-        {
-            activeNext[activeTail] = trafficClass;
-        }
-        activeTail = trafficClass;
-    }
-
-    private void deactivate(final int trafficClass)
-    {
-        final int prev = activePrev[trafficClass];
-        final int next = activeNext[trafficClass];
-        if (NONE == prev)
-        {
-            activeHead = next;
-            headCredited = false;
-        }
-        else
-        {
-            activeNext[prev] = next;
-        }
-        if (NONE == next)
-        {
-            activeTail = prev;
-        }
-        else
-        {
-            activePrev[next] = prev;
-        }
-        deficitLength[trafficClass] = 0;
     }
 }

@@ -1,6 +1,7 @@
 package io.pfabric.hostd.transport;
 
 import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.queue.DeficitRoundRobin;
 
 import java.util.Arrays;
 
@@ -34,13 +35,7 @@ final class SendScheduler
     private FlowHeap[] ready = { new FlowHeap(INITIAL_CAPACITY) };
     private TrafficClasses classes;
     private int[] classOfSlot = new int[INITIAL_CAPACITY];
-    private long[] quantumLength = new long[1];
-    private long[] deficitLength = new long[1];
-    private int[] activeNext = new int[1];
-    private int[] activePrev = new int[1];
-    private int activeHead = NONE;
-    private int activeTail = NONE;
-    private boolean headCredited;
+    private DeficitRoundRobin rounds = new DeficitRoundRobin(new long[] { 1 });
 
     /**
      * Share sending between traffic classes by their weights, or send by SRPT over every flow with null or one class.
@@ -62,18 +57,13 @@ final class SendScheduler
         final int classCount = null == newClasses ? 1 : newClasses.classCount();
         classes = 1 == classCount ? null : newClasses;
         ready = new FlowHeap[classCount];
-        quantumLength = new long[classCount];
-        deficitLength = new long[classCount];
-        activeNext = new int[classCount];
-        activePrev = new int[classCount];
+        final long[] quantumLength = new long[classCount];
         for (int k = 0; k < classCount; k++)
         {
             ready[k] = new FlowHeap(1 == classCount ? INITIAL_CAPACITY : INITIAL_CAPACITY / 4);
             quantumLength[k] = (long)(null == classes ? 1 : classes.weight(k)) * maxPacketLength;
         }
-        activeHead = NONE;
-        activeTail = NONE;
-        headCredited = false;
+        rounds = new DeficitRoundRobin(quantumLength);
     }
 
     /**
@@ -94,7 +84,7 @@ final class SendScheduler
      */
     long deficitLength(final int trafficClass)
     {
-        return deficitLength[trafficClass];
+        return rounds.deficitLength(trafficClass);
     }
 
     void refresh(final int slot, final FlowSender sender)
@@ -110,7 +100,7 @@ final class SendScheduler
             final FlowHeap heap = ready[trafficClass];
             if (null != classes && heap.isEmpty())
             {
-                activate(trafficClass);
+                rounds.activate(trafficClass);
             }
             heap.upsert(slot, (sender.priority() << 31) | (arrivalOrder(sender) & SEQUENCE_MASK));
         }
@@ -136,7 +126,7 @@ final class SendScheduler
 
     boolean hasReady()
     {
-        return null == classes ? !ready[0].isEmpty() : NONE != activeHead;
+        return null == classes ? !ready[0].isEmpty() : !rounds.isIdle();
     }
 
     /**
@@ -153,17 +143,12 @@ final class SendScheduler
         }
         while (true)
         {
-            final int trafficClass = activeHead;
-            if (!headCredited)
-            {
-                deficitLength[trafficClass] += quantumLength[trafficClass];
-                headCredited = true;
-            }
-            if (deficitLength[trafficClass] > 0)
+            final int trafficClass = rounds.creditedHead();
+            if (rounds.deficitLength(trafficClass) > 0)
             {
                 return ready[trafficClass].minSlot();
             }
-            endTurn();
+            rounds.endTurn();
         }
     }
 
@@ -178,7 +163,7 @@ final class SendScheduler
     {
         if (null != classes)
         {
-            deficitLength[classOfSlot[slot]] -= wireLength;
+            rounds.charge(classOfSlot[slot], wireLength);
         }
     }
 
@@ -249,68 +234,9 @@ final class SendScheduler
             heap.remove(slot);
             if (null != classes && heap.isEmpty())
             {
-                deactivate(trafficClass);
+                rounds.deactivate(trafficClass);
             }
         }
-    }
-
-    /**
-     * Move the head class, whose deficit is spent, behind the others, keeping its deficit.
-     */
-    private void endTurn()
-    {
-        final int trafficClass = activeHead;
-        if (activeTail != trafficClass)
-        {
-            final int next = activeNext[trafficClass];
-            activeHead = next;
-            activePrev[next] = NONE;
-            activeNext[activeTail] = trafficClass;
-            activePrev[trafficClass] = activeTail;
-            activeNext[trafficClass] = NONE;
-            activeTail = trafficClass;
-        }
-        headCredited = false;
-    }
-
-    private void activate(final int trafficClass)
-    {
-        activeNext[trafficClass] = NONE;
-        activePrev[trafficClass] = activeTail;
-        if (NONE == activeTail)
-        {
-            activeHead = trafficClass;
-            headCredited = false;
-        }
-        else
-        {
-            activeNext[activeTail] = trafficClass;
-        }
-        activeTail = trafficClass;
-    }
-
-    private void deactivate(final int trafficClass)
-    {
-        final int prev = activePrev[trafficClass];
-        final int next = activeNext[trafficClass];
-        if (NONE == prev)
-        {
-            activeHead = next;
-            headCredited = false;
-        }
-        else
-        {
-            activeNext[prev] = next;
-        }
-        if (NONE == next)
-        {
-            activeTail = prev;
-        }
-        else
-        {
-            activePrev[next] = prev;
-        }
-        deficitLength[trafficClass] = 0;
     }
 
     private static long arrivalOrder(final FlowSender sender)
