@@ -468,6 +468,31 @@ public final class Simulator
     public void transmitObserver(final TransmitObserver observer)
     {
         transmitObserver = observer;
+        if (null != observer)
+        {
+            observer.onAttach(this);
+        }
+    }
+
+    /**
+     * How many switches {@link #queue(int, int)} numbers, the hosts' NICs last.
+     *
+     * @return the switches.
+     */
+    public int switchCount()
+    {
+        return switches.length;
+    }
+
+    /**
+     * How many ports a switch has, as {@link #queue(int, int)} numbers them.
+     *
+     * @param switchIndex the switch.
+     * @return the ports.
+     */
+    public int portCount(final int switchIndex)
+    {
+        return switches[switchIndex].ports.length;
     }
 
     /**

@@ -30,4 +30,46 @@ public interface TransmitObserver
     {
         onTransmit(switchIndex, port, nowNs, payloadLength);
     }
+
+    /**
+     * Told once the observer is given to a simulator, before it runs, to find its ports' queues; by default nothing.
+     *
+     * @param simulator the simulator that will tell it of transmissions.
+     */
+    default void onAttach(final Simulator simulator)
+    {
+    }
+
+    /**
+     * One observer that tells two, in order, of everything.
+     *
+     * @param first  told first.
+     * @param second told second.
+     * @return the pair.
+     */
+    static TransmitObserver both(final TransmitObserver first, final TransmitObserver second)
+    {
+        return new TransmitObserver()
+        {
+            public void onTransmit(final int switchIndex, final int port, final long nowNs, final int payloadLength)
+            {
+                first.onTransmit(switchIndex, port, nowNs, payloadLength);
+                second.onTransmit(switchIndex, port, nowNs, payloadLength);
+            }
+
+            public void onTransmit(
+                final int switchIndex, final int port, final long nowNs, final int payloadLength,
+                final int frameLength, final int dscp)
+            {
+                first.onTransmit(switchIndex, port, nowNs, payloadLength, frameLength, dscp);
+                second.onTransmit(switchIndex, port, nowNs, payloadLength, frameLength, dscp);
+            }
+
+            public void onAttach(final Simulator simulator)
+            {
+                first.onAttach(simulator);
+                second.onAttach(simulator);
+            }
+        };
+    }
 }
