@@ -12,10 +12,12 @@ import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.sim.BackloggedShareMeter;
 import io.pfabric.sim.ReceiverThroughputMeter;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimRun;
 import io.pfabric.sim.SimSettings;
+import io.pfabric.sim.TransmitObserver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -57,7 +59,12 @@ import java.util.concurrent.Callable;
         "Writes DIR/classes.csv (that report), DIR/throughput.csv (bytes per scheme, bin of --duration / 40 and " +
             "DSCP, until the run's end; the last of 800 bins also holds what came after it), DIR/classes.png (the " +
             "first two durations, and the small flows' CDFs), " +
-            "DIR/summary.csv (every scheme and scheme:dscpN, as pfabric sim writes it) and the FCT logs." })
+            "DIR/summary.csv (every scheme and scheme:dscpN, as pfabric sim writes it) and the FCT logs.",
+        "Where the weights apply: at every port with classes (switch ports, and the hosts' NICs), the bytes each " +
+            "class sends while every class is backlogged there (holds frames in the port's queue), under " +
+            "pfabric-classes. classes.csv's backlogged_bytes and backlogged_share are the class's, summed over " +
+            "ports; DIR/ports.csv has them per port, busiest first; the last line printed gives the shares and " +
+            "their spread over the ports that sent at least 1 MB that way." })
 public final class SimClassesCommand implements Callable<Integer>
 {
     /**
@@ -65,7 +72,19 @@ public final class SimClassesCommand implements Callable<Integer>
      */
     public static final String CLASSES_HEADER = "scheme,dscp,app,load,weight_share,window_start_ms," +
         "window_end_ms,delivered_bytes,throughput_share,small_count,small_mean,small_p99,ideal_class_small_mean," +
-        "ideal_class_small_p99";
+        "ideal_class_small_p99,backlogged_bytes,backlogged_share";
+
+    /**
+     * The header of {@code ports.csv}.
+     */
+    public static final String PORTS_HEADER = "switch,port,tier,class,weight_share,departed_bytes,backlogged_bytes," +
+        "backlogged_share,stretches";
+
+    /**
+     * Ports with at least this many bytes sent while both classes were backlogged there are in the spread of the
+     * per-port shares.
+     */
+    public static final long SPREAD_MIN_BYTES = 1_000_000;
 
     /**
      * The header of {@code throughput.csv}.
@@ -136,6 +155,7 @@ public final class SimClassesCommand implements Callable<Integer>
         final Map<String, ReceiverThroughputMeter> meters = new LinkedHashMap<>();
         meters.put(CLASSES_SCHEME, new ReceiverThroughputMeter(fabric, binNs, BINS_PER_DURATION * MAX_DURATIONS));
         meters.put(PLAIN_SCHEME, new ReceiverThroughputMeter(fabric, binNs, BINS_PER_DURATION * MAX_DURATIONS));
+        final BackloggedShareMeter backlogged = new BackloggedShareMeter();
         final long[] endNs = new long[meters.size()];
         int run = 0;
         for (final Map.Entry<String, ReceiverThroughputMeter> meter : meters.entrySet())
@@ -144,6 +164,7 @@ public final class SimClassesCommand implements Callable<Integer>
                 fabric.withQueues(PLAIN_SCHEME, fabric.bufferLength());
             final SimRun.Outcome outcome = SimRun.run(runFabric, settings, "pfabric", meter.getKey(), trace,
                 options.seed, options.out.resolve("fct-" + meter.getKey() + "-" + label + ".csv"), progress,
+                CLASSES_SCHEME.equals(meter.getKey()) ? TransmitObserver.both(meter.getValue(), backlogged) :
                 meter.getValue());
             endNs[run++] = outcome.virtualNs();
             progress.printf(Locale.ROOT, "sim classes: %s: %.1f s CPU, %.3f s virtual, %,d events, %,d packets " +
@@ -163,6 +184,13 @@ public final class SimClassesCommand implements Callable<Integer>
         final int lastBin = (int)Math.min(BINS_PER_DURATION * MAX_DURATIONS,
             (Math.max(endNs[0], endNs[1]) + binNs - 1) / binNs);
         final int plotBins = Math.min(lastBin, BINS_PER_DURATION * PLOT_DURATIONS);
+        final long[] backloggedByClass = new long[classes.classCount()];
+        long backloggedTotal = 0;
+        for (int k = 0; k < backloggedByClass.length; k++)
+        {
+            backloggedByClass[k] = backlogged.backloggedBytes(k);
+            backloggedTotal += backloggedByClass[k];
+        }
         final List<String> rows = new ArrayList<>();
         final List<ClassPlot.Throughput> throughputs = new ArrayList<>();
         final Map<String, Double> weightShares = new LinkedHashMap<>();
@@ -188,11 +216,16 @@ public final class SimClassesCommand implements Callable<Integer>
                     final long bytes = meter.payloadBytes(app.dscp(), WINDOW_START_BIN, windowEndBin);
                     final FctAnalysis.Summary small = small(lines, entry.getKey(), app.dscp());
                     final FctAnalysis.Summary ideal = small(lines, IDEAL_CLASS_SCHEME, app.dscp());
-                    rows.add(String.format(Locale.ROOT, "%s,%d,%s,%s,%.4f,%.3f,%.3f,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f",
+                    final int trafficClass = classes.classOf(app.dscp());
+                    final String backloggedColumns = CLASSES_SCHEME.equals(entry.getKey()) ?
+                        String.format(Locale.ROOT, "%d,%.4f", backloggedByClass[trafficClass],
+                        (double)backloggedByClass[trafficClass] / Math.max(1, backloggedTotal)) : ",";
+                    rows.add(String.format(Locale.ROOT,
+                        "%s,%d,%s,%s,%.4f,%.3f,%.3f,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%s",
                         entry.getKey(), app.dscp(), app.workload(), app.load(), weightShare,
                         WINDOW_START_BIN * binNs / 1e6, windowEndBin * binNs / 1e6, bytes,
                         (double)bytes / Math.max(1, windowTotal), small.count(), small.mean(), small.p99(),
-                        ideal.mean(), ideal.p99()));
+                        ideal.mean(), ideal.p99(), backloggedColumns));
                     final double[] gbitsPerSec = new double[lastBin];
                     final double[] share = new double[lastBin];
                     for (int bin = 0; bin < lastBin; bin++)
@@ -245,11 +278,106 @@ public final class SimClassesCommand implements Callable<Integer>
             "%s on %s, classes %s, flows starting within %.1f ms", options.workloadLabel(), options.topo(), classes,
             durationNs / 1e6), options.out.resolve("classes.png"));
 
+        final String shareLine = writePorts(fabric, classes, backlogged, options.out.resolve("ports.csv"));
+
         out.println(CLASSES_HEADER);
         for (final String row : rows)
         {
             out.println(row);
         }
+        out.println(shareLine);
+    }
+
+    /**
+     * Every port at which some class sent while every class was backlogged, busiest first, into a file; and the line
+     * that sums them up: each class's share over all those ports, and the spread of class 0's share over the ports
+     * that sent at least {@link #SPREAD_MIN_BYTES} that way.
+     */
+    private static String writePorts(final SimFabric fabric, final TrafficClasses classes,
+        final BackloggedShareMeter meter, final Path file) throws IOException
+    {
+        final int classCount = classes.classCount();
+        final List<Integer> ports = new ArrayList<>();
+        final Map<Integer, Long> totalByPort = new TreeMap<>();
+        for (int index = 0; index < meter.ports(); index++)
+        {
+            long total = 0;
+            for (int k = 0; k < meter.classCount(index); k++)
+            {
+                total += meter.backloggedBytes(index, k);
+            }
+            if (total > 0)
+            {
+                ports.add(index);
+                totalByPort.put(index, total);
+            }
+        }
+        ports.sort((a, b) -> Long.compare(totalByPort.get(b), totalByPort.get(a)));
+        final long[] byClass = new long[classCount];
+        long stretches = 0;
+        final List<Double> spread = new ArrayList<>();
+        try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
+            writer.write(PORTS_HEADER);
+            writer.newLine();
+            for (final int index : ports)
+            {
+                final long total = totalByPort.get(index);
+                stretches += meter.stretches(index);
+                for (int k = 0; k < classCount; k++)
+                {
+                    final long bytes = meter.backloggedBytes(index, k);
+                    byClass[k] += bytes;
+                    writer.write(String.format(Locale.ROOT, "%d,%d,%s,%d,%.4f,%d,%d,%.4f,%d",
+                        meter.switchIndex(index), meter.port(index),
+                        tier(fabric, meter.switchIndex(index), meter.port(index)), k,
+                        (double)classes.weight(k) / classes.totalWeight(), meter.departedBytes(index, k), bytes,
+                        (double)bytes / total, meter.stretches(index)));
+                    writer.newLine();
+                }
+                if (total >= SPREAD_MIN_BYTES)
+                {
+                    spread.add((double)meter.backloggedBytes(index, 0) / total);
+                }
+            }
+        }
+        final long sum = Arrays.stream(byClass).sum();
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+            "both-backlogged share under %s: %d ports sent %,d B while every class was backlogged there, in %,d " +
+            "stretches (%,.0f B each on average);", CLASSES_SCHEME, ports.size(), sum, stretches,
+            (double)sum / Math.max(1, stretches)));
+        for (int k = 0; k < classCount; k++)
+        {
+            line.append(String.format(Locale.ROOT, " class %d %.4f (weight %.4f)", k,
+                (double)byClass[k] / Math.max(1, sum), (double)classes.weight(k) / classes.totalWeight()));
+        }
+        spread.sort(Double::compare);
+        if (!spread.isEmpty())
+        {
+            line.append(String.format(Locale.ROOT, "; class 0's share over the %d ports with at least %,d B: " +
+                "min %.4f p10 %.4f p50 %.4f p90 %.4f max %.4f", spread.size(), SPREAD_MIN_BYTES, spread.get(0),
+                percentile(spread, 0.1), percentile(spread, 0.5), percentile(spread, 0.9),
+                spread.get(spread.size() - 1)));
+        }
+        return line.toString();
+    }
+
+    private static double percentile(final List<Double> sorted, final double fraction)
+    {
+        return sorted.get((int)Math.min(sorted.size() - 1, Math.floor(fraction * sorted.size())));
+    }
+
+    private static String tier(final SimFabric fabric, final int switchIndex, final int port)
+    {
+        if (switchIndex < fabric.leaves())
+        {
+            return port < fabric.hostsPerLeaf() ? "leaf-down" : "leaf-up";
+        }
+        if (switchIndex < fabric.leaves() + fabric.aggregations())
+        {
+            return "aggregation";
+        }
+        return switchIndex < fabric.leaves() + fabric.aggregations() + fabric.spines() ? "spine" : "nic";
     }
 
     private static FctAnalysis.Summary small(final List<ResultsTable.Line> lines, final String scheme,

@@ -27,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SimClassesCommandTest
 {
+    private static final int MAX_FRAME = 1514;
+
     @TempDir
     Path out;
 
@@ -53,14 +55,44 @@ class SimClassesCommandTest
         assertEquals(0, status);
         final List<String> lines = List.of(captured.toString(StandardCharsets.UTF_8).strip().split("\n"));
         assertEquals(SimClassesCommand.CLASSES_HEADER, lines.get(0));
-        assertEquals(5, lines.size(), String.join("\n", lines));
+        assertEquals(6, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(5).startsWith("both-backlogged share under pfabric-classes: "), lines.get(5));
         final Map<String, Double> shares = new HashMap<>();
-        for (final String line : lines.subList(1, lines.size()))
+        final Map<String, Double> backloggedShares = new HashMap<>();
+        for (final String line : lines.subList(1, 5))
         {
-            final String[] fields = line.split(",");
+            final String[] fields = line.split(",", -1);
             shares.put(fields[0] + ":" + fields[1], Double.parseDouble(fields[8]));
             assertTrue(Integer.parseInt(fields[9]) > 0, "small flows counted: " + line);
+            if ("pfabric-classes".equals(fields[0]))
+            {
+                assertTrue(Long.parseLong(fields[14]) > 0, line);
+                backloggedShares.put(fields[1], Double.parseDouble(fields[15]));
+            }
+            else
+            {
+                assertEquals("", fields[14] + fields[15], line);
+            }
         }
+        assertTrue(backloggedShares.get("0") > 0.6 && backloggedShares.get("0") < 0.8, backloggedShares.toString());
+        assertEquals(1.0, backloggedShares.get("0") + backloggedShares.get("8"), 1e-3);
+        final List<String> ports = Files.readAllLines(out.resolve("ports.csv"));
+        assertEquals(SimClassesCommand.PORTS_HEADER, ports.get(0));
+        long portBytes = 0;
+        for (int i = 1; i + 1 < ports.size(); i += 2)
+        {
+            final String[] class0 = ports.get(i).split(",");
+            final String[] class1 = ports.get(i + 1).split(",");
+            assertEquals(class0[0] + class0[1] + "0", class1[0] + class1[1] + (Integer.parseInt(class1[3]) - 1));
+            final long bytes0 = Long.parseLong(class0[6]);
+            final long bytes1 = Long.parseLong(class1[6]);
+            portBytes += bytes0 + bytes1;
+            final long bound = 3 * Long.parseLong(class0[8]) * MAX_FRAME;
+            assertTrue(Math.abs(bytes0 / 3.0 - bytes1) <= bound, "deficit round robin's bound per stretch: " +
+                ports.get(i) + " / " + ports.get(i + 1));
+        }
+        assertTrue(portBytes > 0 && ports.get(1).matches("\\d+,\\d+,(leaf-down|leaf-up|spine|nic),0,0\\.7500,.*"),
+            ports.get(1));
         assertTrue(shares.get("pfabric-classes:0") > 0.6, shares.toString());
         assertTrue(shares.get("pfabric-classes:0") - shares.get("pfabric:0") > 0.15, shares.toString());
         assertEquals(1.0, shares.get("pfabric-classes:0") + shares.get("pfabric-classes:8"), 1e-3);
@@ -94,7 +126,7 @@ class SimClassesCommandTest
             }
         }
         assertEquals(4, delivered.size());
-        for (final String file : List.of("classes.csv", "throughput.csv", "classes.png", "summary.csv",
+        for (final String file : List.of("classes.csv", "throughput.csv", "classes.png", "summary.csv", "ports.csv",
             "trace-0.5.csv", "base-rtt.csv"))
         {
             assertTrue(Files.isRegularFile(out.resolve(file)), file);

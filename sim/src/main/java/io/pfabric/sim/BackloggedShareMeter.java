@@ -23,6 +23,8 @@ public final class BackloggedShareMeter implements TransmitObserver
     private int stride;
     private long[] departedBytes = new long[0];
     private long[] backloggedBytes = new long[0];
+    private long[] stretches = new long[0];
+    private boolean[] inStretch = new boolean[0];
 
     /**
      * {@inheritDoc}
@@ -59,6 +61,8 @@ public final class BackloggedShareMeter implements TransmitObserver
         stride = maxClasses;
         departedBytes = new long[portTotal * stride];
         backloggedBytes = new long[portTotal * stride];
+        stretches = new long[portTotal];
+        inStretch = new boolean[portTotal];
     }
 
     /**
@@ -90,10 +94,16 @@ public final class BackloggedShareMeter implements TransmitObserver
         {
             if (k != trafficClass && 0 == queue.classPacketCount(k))
             {
+                inStretch[index] = false;
                 return;
             }
         }
         backloggedBytes[index * stride + trafficClass] += frameLength;
+        if (!inStretch[index])
+        {
+            stretches[index]++;
+        }
+        inStretch[index] = 0 != queue.classPacketCount(trafficClass);
     }
 
     /**
@@ -163,6 +173,19 @@ public final class BackloggedShareMeter implements TransmitObserver
     public long backloggedBytes(final int index, final int trafficClass)
     {
         return backloggedBytes[index * stride + trafficClass];
+    }
+
+    /**
+     * Stretches at the port in which every class stayed backlogged: runs of consecutive frames each sent while every
+     * class was backlogged, a run ending when a class is left without frames. Deficit round robin's bound on the
+     * split by weight holds over each stretch, so the bound on a port's bytes is this many times it.
+     *
+     * @param index the port.
+     * @return the stretches.
+     */
+    public long stretches(final int index)
+    {
+        return stretches[index];
     }
 
     /**

@@ -99,6 +99,7 @@ class BackloggedShareMeterTest
         assertEquals(independent[1], b1);
         assertEquals(all[0], meter.departedBytes(index, 0));
         assertEquals(all[1], meter.departedBytes(index, 1));
+        assertEquals(stretches[0], meter.stretches(index));
         assertEquals(b0, meter.backloggedBytes(0), "no other port had both classes backlogged");
         assertEquals(b1, meter.backloggedBytes(1));
         assertTrue(b0 + b1 > (all[0] + all[1]) / 2, "both classes were backlogged for most of the port's bytes: " +
