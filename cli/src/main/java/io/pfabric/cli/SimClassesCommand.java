@@ -285,7 +285,7 @@ public final class SimClassesCommand implements Callable<Integer>
         {
             out.println(row);
         }
-        out.println(shareLine);
+        progress.println(shareLine);
     }
 
     /**
