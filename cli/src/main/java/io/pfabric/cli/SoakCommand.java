@@ -2,6 +2,7 @@ package io.pfabric.cli;
 
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.testbed.PfabricJvm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -115,7 +116,7 @@ public final class SoakCommand implements Callable<Integer>
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));
-        final Soak.Result result = Soak.run(settings, TestbedCommand.thisJvm(), System.err);
+        final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err);
         System.out.print(Soak.summary(result, settings));
         return result.passed() ? 0 : 1;
     }

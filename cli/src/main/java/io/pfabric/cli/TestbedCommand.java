@@ -1,24 +1,24 @@
 package io.pfabric.cli;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
-import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TopologyParser;
-import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.switchd.SwitchDaemon;
+import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testbed.PfabricJvm;
 import org.agrona.concurrent.ShutdownSignalBarrier;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.pfabric.common.topology.SwitchSpec;
-import io.pfabric.switchd.SwitchMetrics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,22 +47,6 @@ public final class TestbedCommand
     static Path stateDirectory()
     {
         return Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "testbed");
-    }
-
-    /**
-     * The command that runs {@code pfabric} in a new process as this one runs: this JVM's java, flags and class path.
-     *
-     * @return a mutable list to append the arguments to.
-     */
-    static List<String> thisJvm()
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(PfabricCommand.class.getName());
-        return command;
     }
 
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
@@ -104,7 +88,7 @@ public final class TestbedCommand
             final Path topologyFile = state.resolve("topology.yaml");
             Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
             final NetnsFabric fabric = NetnsFabric.build(topology, PREFIX);
-            final List<String> command = thisJvm();
+            final List<String> command = PfabricJvm.command();
             command.add("testbed");
             command.add("switches");
             command.add(topologyFile.toString());

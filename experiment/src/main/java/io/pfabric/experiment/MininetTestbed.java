@@ -4,15 +4,14 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testbed.FabricRunner;
+import io.pfabric.testbed.PfabricJvm;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -84,20 +83,8 @@ final class MininetTestbed implements EmulatedFabric.Testbed
      */
     static String thisJvmCommand()
     {
-        final List<String> words = new ArrayList<>();
-        words.add(ProcessHandle.current().info().command().orElse("java"));
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (!argument.startsWith("-agentlib") && !argument.startsWith("-javaagent"))
-            {
-                words.add(argument);
-            }
-        }
-        words.add("-cp");
-        words.add(System.getProperty("java.class.path"));
-        words.add("io.pfabric.cli.PfabricCommand");
         final StringBuilder line = new StringBuilder();
-        for (final String word : words)
+        for (final String word : PfabricJvm.command())
         {
             line.append(line.isEmpty() ? "" : " ").append("'").append(word.replace("'", "'\\''")).append("'");
         }
