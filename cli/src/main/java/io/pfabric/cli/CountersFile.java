@@ -64,7 +64,7 @@ final class CountersFile implements AutoCloseable
     }
 
     /**
-     * A registry with the JVM's meters bound, for a daemon to add its own to before {@link #start}.
+     * An empty registry for a daemon's meters; {@link #start} adds the JVM's.
      *
      * @return the registry.
      */

@@ -267,11 +267,7 @@ public final class SimClassesCommand implements Callable<Integer>
                 final List<FctLogReader.Row> log =
                     FctLogReader.read(options.out.resolve("fct-" + scheme + "-" + label + ".csv"));
                 smallFlows.add(new ClassPlot.SmallFlows("dscp" + app.dscp() + " " + app.workload(), scheme,
-                    log.stream().filter(row -> row.dscp() == app.dscp() && row.isComplete() &&
-                        row.sizeBytes() <= FctAnalysis.SMALL_MAX_BYTES)
-                    .mapToDouble(row -> analysis.normalized(rtts.hostIndex(row.source()),
-                        rtts.hostIndex(row.destination()), row.sizeBytes(), row.fctNs()))
-                    .sorted().toArray()));
+                    smallFlowSlowdowns(log, app.dscp(), analysis, rtts)));
             }
         }
         ClassPlot.write(throughputs, binNs / 1e6, weightShares, smallFlows, String.format(Locale.ROOT,
@@ -286,6 +282,20 @@ public final class SimClassesCommand implements Callable<Integer>
             out.println(row);
         }
         progress.println(shareLine);
+    }
+
+    /**
+     * The normalized FCTs of a class's completed small flows, sorted.
+     */
+    private static double[] smallFlowSlowdowns(
+        final List<FctLogReader.Row> log, final int dscp, final FctAnalysis analysis, final PathRtts rtts)
+    {
+        return log.stream()
+            .filter(row -> row.dscp() == dscp && row.isComplete() && row.sizeBytes() <= FctAnalysis.SMALL_MAX_BYTES)
+            .mapToDouble(row -> analysis.normalized(
+                rtts.hostIndex(row.source()), rtts.hostIndex(row.destination()), row.sizeBytes(), row.fctNs()))
+            .sorted()
+            .toArray();
     }
 
     /**

@@ -19,10 +19,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
@@ -257,7 +259,8 @@ final class Soak
                 final long deadlineNs = startNs + settings.durationNs() + settings.graceNs() + FINISH_PATIENCE_NS +
                     START_PATIENCE_NS;
                 long nextSampleNs = startNs + settings.sampleIntervalNs();
-                while (!allDone(hosts))
+                final Set<String> done = new HashSet<>();
+                while (!allDone(hosts, done))
                 {
                     requireAlive(daemons);
                     final long nowNs = System.nanoTime();
@@ -277,13 +280,13 @@ final class Soak
                     if (nowNs - nextSampleNs >= 0)
                     {
                         nextSampleNs += settings.sampleIntervalNs();
-                        sampleAll(daemons, nowNs - startNs, samples);
-                        progress.println(progressLine(samples, nowNs - startNs, settings, trace.size()));
+                        progress.println(progressLine(sampleAll(daemons, nowNs - startNs, samples),
+                            nowNs - startNs, settings, trace.size()));
                     }
                     TimeUnit.NANOSECONDS.sleep(Math.min(POLL_NS, Math.max(1, nextSampleNs - System.nanoTime())));
                 }
-                sampleAll(daemons, System.nanoTime() - startNs, samples);
-                progress.println(progressLine(samples, System.nanoTime() - startNs, settings, trace.size()));
+                final long lastNs = System.nanoTime() - startNs;
+                progress.println(progressLine(sampleAll(daemons, lastNs, samples), lastNs, settings, trace.size()));
                 for (final Daemon host : hosts)
                 {
                     host.process().destroy();
@@ -413,16 +416,17 @@ final class Soak
         }
     }
 
-    private static boolean allDone(final List<Daemon> hosts) throws IOException
+    private static boolean allDone(final List<Daemon> hosts, final Set<String> done) throws IOException
     {
         for (final Daemon host : hosts)
         {
-            if (!Files.exists(host.log()) || !Files.readString(host.log(), StandardCharsets.UTF_8).contains(DONE_LINE))
+            if (!done.contains(host.name()) && Files.exists(host.log()) &&
+                Files.readString(host.log(), StandardCharsets.UTF_8).contains(DONE_LINE))
             {
-                return false;
+                done.add(host.name());
             }
         }
-        return true;
+        return done.size() == hosts.size();
     }
 
     private static void awaitExit(final Daemon daemon) throws IOException, InterruptedException
@@ -438,9 +442,10 @@ final class Soak
         }
     }
 
-    private static void sampleAll(final List<Daemon> daemons, final long elapsedNs, final List<Sample> samples)
-        throws IOException
+    private static List<Sample> sampleAll(final List<Daemon> daemons, final long elapsedNs,
+        final List<Sample> samples) throws IOException
     {
+        final List<Sample> batch = new ArrayList<>();
         for (final Daemon daemon : daemons)
         {
             final long pid = daemon.process().pid();
@@ -454,12 +459,14 @@ final class Soak
             final long work = "switches".equals(daemon.name()) ?
                 (long)counters.sum("pfabric_port_received_frames_total") :
                 (long)counters.sum("pfabric_host_flows_completed_total");
-            samples.add(new Sample(elapsedNs, daemon.name(), rssBytes, fds,
-                (long)counters.sum("pfabric_jvm_heap_after_gc_bytes"),
+            batch.add(new Sample(elapsedNs, daemon.name(), rssBytes, fds,
+                (long)counters.sum(CountersFile.HEAP_AFTER_GC),
                 (long)counters.sum("jvm_memory_used_bytes", "area", "heap"),
                 (long)counters.sum("jvm_gc_pause_seconds_count"), (long)counters.sum("jvm_threads_live_threads"),
                 work));
         }
+        samples.addAll(batch);
+        return batch;
     }
 
     private static long rssBytes(final long pid) throws IOException
@@ -474,26 +481,24 @@ final class Soak
         throw new IOException("no VmRSS in /proc/" + pid + "/status");
     }
 
-    private static String progressLine(final List<Sample> samples, final long elapsedNs, final Settings settings,
+    private static String progressLine(final List<Sample> batch, final long elapsedNs, final Settings settings,
         final long traceFlows)
     {
         long flows = 0;
         long frames = 0;
         long rssBytes = 0;
         long heapBytes = 0;
-        for (final Sample sample : samples)
+        for (final Sample sample : batch)
         {
-            if (sample.elapsedNs() == samples.get(samples.size() - 1).elapsedNs())
-            {
-                flows += "switches".equals(sample.process()) ? 0 : sample.work();
-                frames += "switches".equals(sample.process()) ? sample.work() : 0;
-                rssBytes += sample.rssBytes();
-                heapBytes = Math.max(heapBytes, sample.heapAfterGcBytes());
-            }
+            flows += "switches".equals(sample.process()) ? 0 : sample.work();
+            frames += "switches".equals(sample.process()) ? sample.work() : 0;
+            rssBytes += sample.rssBytes();
+            heapBytes = Math.max(heapBytes, sample.heapAfterGcBytes());
         }
         return String.format(Locale.ROOT, "soak: %s of %s, %,d flows completed (trace %,d, plus base-RTT " +
-            "measurements), %,d frames switched; RSS of all %.0f MB, largest heap after GC %.1f MB", seconds(elapsedNs), seconds(settings.durationNs()), flows,
-            traceFlows, frames, rssBytes / 1e6, heapBytes / 1e6);
+            "measurements), %,d frames switched; RSS of all %.0f MB, largest heap after GC %.1f MB",
+            seconds(elapsedNs), seconds(settings.durationNs()), flows, traceFlows, frames, rssBytes / 1e6,
+            heapBytes / 1e6);
     }
 
     static List<Growth> growth(final List<Sample> samples, final Settings settings)
