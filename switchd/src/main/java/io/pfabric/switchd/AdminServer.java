@@ -7,6 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.concurrent.Executors;
 
 /**
  * A switch's admin interface over HTTP: {@code GET /metrics} (Prometheus text), {@code GET /ports} (one line per
- * port: queue occupancy and counters), {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
+ * port: queue occupancy and counters, and for a queue with traffic classes each class's bytes sent), {@code POST /ports/NAME/rate?value=1g} (change a port's line rate; 0 for
  * unpaced) and {@code POST /ports/NAME/discipline?value=droptail&buffer=225000} (give a port a new queue; buffered
  * frames move into it), applied by the forwarder on its own thread.
  * <p>
@@ -279,8 +280,32 @@ public final class AdminServer implements AutoCloseable
                 port.queue().packetCount(), port.counters().get(PortCounter.RECEIVED_FRAMES),
                 port.counters().get(PortCounter.TRANSMITTED_FRAMES), port.queue().counters().droppedPackets(),
                 port.counters().get(PortCounter.DROPPED_MALFORMED), port.counters().get(PortCounter.DROPPED_NO_ROUTE)));
+            if (port.queue() instanceof final PfabricClassQueue classes)
+            {
+                appendClasses(out.deleteCharAt(out.length() - 1), classes).append('\n');
+            }
         }
         return out.toString();
+    }
+
+    /**
+     * Each class's bytes sent, and sent while every class was backlogged: {@code class_departed_bytes=B0/B1/...
+     * class_backlogged_bytes=...}.
+     */
+    private static StringBuilder appendClasses(final StringBuilder out, final PfabricClassQueue queue)
+    {
+        final int classCount = queue.classes().classCount();
+        out.append(" class_departed_bytes=");
+        for (int k = 0; k < classCount; k++)
+        {
+            out.append(0 == k ? "" : "/").append(queue.departedBytes(k));
+        }
+        out.append(" class_backlogged_bytes=");
+        for (int k = 0; k < classCount; k++)
+        {
+            out.append(0 == k ? "" : "/").append(queue.backloggedBytes(k));
+        }
+        return out;
     }
 
     private static void respond(final HttpExchange exchange, final int status, final String body) throws IOException

@@ -4,14 +4,21 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.QueueCounter;
+import io.pfabric.dataplane.queue.QueueDiscipline;
 
 import java.util.Locale;
+import java.util.function.ToLongBiFunction;
 
 /**
  * Mirrors a switch's counters into Micrometer on the cold side: every meter reads the data path's counters when it is
  * scraped; the data path never calls Micrometer. Queue meters follow the port's current queue, so their counts start
- * again from zero when the port's discipline is changed.
+ * again from zero when the port's discipline is changed. A port whose queue has traffic classes
+ * ({@link PfabricClassQueue}) when the meters are bound also has per-class meters, tagged {@code class} with the
+ * class's index: {@code pfabric.queue.class.departed.frames}, {@code pfabric.queue.class.departed.bytes} and
+ * {@code pfabric.queue.class.backlogged.bytes} (bytes sent while every class was backlogged), and
+ * {@code pfabric.queue.backlogged.stretches}; they read 0 while the port's queue has no such class.
  */
 public final class SwitchMetrics
 {
@@ -60,7 +67,43 @@ public final class SwitchMetrics
                 .tags(tags).register(registry);
             Gauge.builder("pfabric.queue.occupancy.frames", port, p -> p.queue().packetCount())
                 .tags(tags).register(registry);
+            if (port.queue() instanceof final PfabricClassQueue classQueue)
+            {
+                bindClasses(port, tags, classQueue.classes().classCount(), registry);
+            }
         }
+    }
+
+    private static void bindClasses(final SwitchPort port, final Tags tags, final int classCount,
+        final MeterRegistry registry)
+    {
+        for (int k = 0; k < classCount; k++)
+        {
+            final Tags classTags = tags.and("class", Integer.toString(k));
+            classCounter(registry, "pfabric.queue.class.departed.frames", port, classTags, k,
+                PfabricClassQueue::departedFrames);
+            classCounter(registry, "pfabric.queue.class.departed.bytes", port, classTags, k,
+                PfabricClassQueue::departedBytes);
+            classCounter(registry, "pfabric.queue.class.backlogged.bytes", port, classTags, k,
+                PfabricClassQueue::backloggedBytes);
+        }
+        FunctionCounter.builder("pfabric.queue.backlogged.stretches", port,
+            p -> p.queue() instanceof final PfabricClassQueue q ? q.backloggedStretches() : 0).tags(tags)
+            .register(registry);
+    }
+
+    private static void classCounter(final MeterRegistry registry, final String name, final SwitchPort port,
+        final Tags tags, final int trafficClass, final ToLongBiFunction<PfabricClassQueue, Integer> value)
+    {
+        FunctionCounter.builder(name, port, p -> classValue(p.queue(), trafficClass, value)).tags(tags)
+            .register(registry);
+    }
+
+    private static long classValue(final QueueDiscipline queue, final int trafficClass,
+        final ToLongBiFunction<PfabricClassQueue, Integer> value)
+    {
+        return queue instanceof final PfabricClassQueue classQueue &&
+            trafficClass < classQueue.classes().classCount() ? value.applyAsLong(classQueue, trafficClass) : 0;
     }
 
     private static String meterName(final Enum<?> counter)

@@ -1,12 +1,16 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.status.CounterArray;
 import io.pfabric.common.status.CounterSet;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
- * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer.
+ * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer; its
+ * counters, and the frames and bytes it transmitted per IPv4 DSCP (whatever its discipline, so that a plain port's
+ * split between applications can be set beside a port with traffic classes).
  */
 public final class SwitchPort
 {
@@ -15,6 +19,7 @@ public final class SwitchPort
     private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
+    private final CounterArray transmittedByDscp = new CounterArray(2 * TrafficClasses.DSCP_COUNT);
     private volatile boolean linkUp = true;
 
     /**
@@ -121,5 +126,40 @@ public final class SwitchPort
     public CounterSet<PortCounter> counters()
     {
         return counters;
+    }
+
+    /**
+     * Frames of a DSCP the port transmitted; a frame that is not IPv4 counts as DSCP 0. Any thread.
+     *
+     * @param dscp 0 to 63.
+     * @return the frames since the port was opened.
+     */
+    public long transmittedFrames(final int dscp)
+    {
+        return transmittedByDscp.get(dscp);
+    }
+
+    /**
+     * Bytes of a DSCP the port transmitted, in frame lengths; a frame that is not IPv4 counts as DSCP 0. Any thread.
+     *
+     * @param dscp 0 to 63.
+     * @return the bytes since the port was opened.
+     */
+    public long transmittedBytes(final int dscp)
+    {
+        return transmittedByDscp.get(TrafficClasses.DSCP_COUNT + dscp);
+    }
+
+    /**
+     * Count a transmitted frame. Forwarder thread only.
+     *
+     * @param dscp   the frame's DSCP, 0 to 63.
+     * @param length the frame's length.
+     */
+    void transmitted(final int dscp, final int length)
+    {
+        counters.add(PortCounter.TRANSMITTED_FRAMES, 1);
+        transmittedByDscp.add(dscp, 1);
+        transmittedByDscp.add(TrafficClasses.DSCP_COUNT + dscp, length);
     }
 }

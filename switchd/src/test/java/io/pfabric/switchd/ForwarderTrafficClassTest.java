@@ -5,6 +5,7 @@ import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
 import org.agrona.concurrent.CachedNanoClock;
@@ -15,11 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 /**
  * The forwarder hands each frame's DSCP to its egress queue: frames received in one duty cycle leave a
  * {@code pfabric-classes} port alternating between two classes of equal weight, though one class's frames are all
- * more urgent, and in pFabric's order on a plain {@code pfabric} port.
+ * more urgent, and in pFabric's order on a plain {@code pfabric} port; each port counts what it sent per DSCP, and a
+ * class port per class, every frame once.
  */
 class ForwarderTrafficClassTest
 {
@@ -45,7 +48,9 @@ class ForwarderTrafficClassTest
         return frame.byteArray();
     }
 
-    private static List<Integer> departures(final DisciplineKind kind)
+    private SwitchPort uplinkPort;
+
+    private List<Integer> departures(final DisciplineKind kind)
     {
         final MemoryFramePort host = new MemoryFramePort();
         final MemoryFramePort uplink = new MemoryFramePort();
@@ -57,6 +62,7 @@ class ForwarderTrafficClassTest
             ports[i] = new SwitchPort("p" + i, io[i], queue, null);
         }
         final ForwardingTable table = new ForwardingTable().addHost(DESTINATION, 0x02_00_00_00_00_09L, 1);
+        uplinkPort = ports[1];
         final Forwarder forwarder = new Forwarder(ports, table, true, new CachedNanoClock());
         for (int i = 0; i < 4; i++)
         {
@@ -82,5 +88,27 @@ class ForwarderTrafficClassTest
     {
         assertEquals(List.of(0, 4, 1, 5, 2, 6, 3, 7), departures(DisciplineKind.PFABRIC_CLASSES));
         assertEquals(List.of(4, 5, 6, 7, 0, 1, 2, 3), departures(DisciplineKind.PFABRIC));
+    }
+
+    @Test
+    void aPortCountsWhatItSentPerDscpAndAClassQueuePerClass()
+    {
+        departures(DisciplineKind.PFABRIC_CLASSES);
+        assertEquals(8, uplinkPort.counters().get(PortCounter.TRANSMITTED_FRAMES));
+        for (final int dscp : new int[] { 0, 46 })
+        {
+            assertEquals(4, uplinkPort.transmittedFrames(dscp), "DSCP " + dscp);
+            assertEquals(4 * FRAME_LENGTH, uplinkPort.transmittedBytes(dscp), "DSCP " + dscp);
+        }
+        assertEquals(0, uplinkPort.transmittedFrames(8));
+        final PfabricClassQueue queue = assertInstanceOf(PfabricClassQueue.class, uplinkPort.queue());
+        assertEquals(List.of(4L, 4L), List.of(queue.departedFrames(0), queue.departedFrames(1)));
+        assertEquals(List.of(4L * FRAME_LENGTH, 4L * FRAME_LENGTH), List.of(queue.departedBytes(0),
+            queue.departedBytes(1)));
+
+        departures(DisciplineKind.PFABRIC);
+        assertEquals(4, uplinkPort.transmittedFrames(0));
+        assertEquals(4, uplinkPort.transmittedFrames(46));
+        assertEquals(8, uplinkPort.counters().get(PortCounter.TRANSMITTED_FRAMES));
     }
 }

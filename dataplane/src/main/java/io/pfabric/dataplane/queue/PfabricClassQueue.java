@@ -1,5 +1,6 @@
 package io.pfabric.dataplane.queue;
 
+import io.pfabric.common.status.CounterArray;
 import io.pfabric.common.topology.TrafficClasses;
 import org.agrona.DirectBuffer;
 
@@ -28,6 +29,11 @@ import org.agrona.DirectBuffer;
  *     enough room, else it is dropped. So a class may use buffer the others leave idle, but never keeps it from a
  *     class within its share, and priority numbers are compared only within a class.</li>
  * </ul>
+ * Per class it counts the frames and bytes that leave ({@link #departedFrames(int)}, {@link #departedBytes(int)}), and
+ * the bytes that leave while every class is backlogged ({@link #backloggedBytes(int)}), the only time in which the
+ * round robin splits the port by weight; single writer, the owner, and readable from any thread. Frames let through
+ * an empty buffer by {@link #passThrough(int)} have no class and are not counted there.
+ * <p>
  * Pre-allocated: one {@link PfabricScheduler} per class over the shared slots; nothing is allocated after
  * construction.
  */
@@ -39,6 +45,10 @@ public final class PfabricClassQueue extends QueueDiscipline
     public static final String NAME = "pfabric-classes";
 
     private static final int NONE = -1;
+    private static final int DEPARTED_FRAMES = 0;
+    private static final int DEPARTED_BYTES = 1;
+    private static final int BACKLOGGED_BYTES = 2;
+    private static final int CLASS_COUNTERS = 3;
 
     private final TrafficClasses classes;
     private final int classCount;
@@ -46,6 +56,9 @@ public final class PfabricClassQueue extends QueueDiscipline
     private final PfabricScheduler[] schedulers;
     private final long[] shareLength;
     private final DeficitRoundRobin rounds;
+    private final CounterArray classCounters;
+    private int activeClassCount;
+    private boolean inStretch;
 
     /**
      * A queue with traffic classes for frames up to a 1500-byte MTU.
@@ -100,6 +113,7 @@ public final class PfabricClassQueue extends QueueDiscipline
             shareLength[k] = capacityLength * classes.weight(k) / totalWeight;
         }
         rounds = new DeficitRoundRobin(quantumLength);
+        classCounters = new CounterArray(classCount * CLASS_COUNTERS + 1);
     }
 
     /**
@@ -175,6 +189,56 @@ public final class PfabricClassQueue extends QueueDiscipline
         return rounds.quantumLength(trafficClass);
     }
 
+    /**
+     * Frames of a class that have left for the wire. Any thread.
+     *
+     * @param trafficClass index.
+     * @return the frames since the queue was made.
+     */
+    public long departedFrames(final int trafficClass)
+    {
+        return classCounters.get(trafficClass * CLASS_COUNTERS + DEPARTED_FRAMES);
+    }
+
+    /**
+     * Bytes of a class that have left for the wire, in frame lengths: the bytes the round robin charges. Any thread.
+     *
+     * @param trafficClass index.
+     * @return the bytes since the queue was made.
+     */
+    public long departedBytes(final int trafficClass)
+    {
+        return classCounters.get(trafficClass * CLASS_COUNTERS + DEPARTED_BYTES);
+    }
+
+    /**
+     * Bytes of a class that have left while every class was backlogged: the class held the frame, and every other
+     * class still held one once it had left. Only in that time does the round robin split the port by weight; the
+     * rest of {@link #departedBytes(int)} left while some class had nothing queued, and went to whoever had. Any
+     * thread.
+     *
+     * @param trafficClass index.
+     * @return the bytes since the queue was made.
+     */
+    public long backloggedBytes(final int trafficClass)
+    {
+        return classCounters.get(trafficClass * CLASS_COUNTERS + BACKLOGGED_BYTES);
+    }
+
+    /**
+     * Stretches in which every class stayed backlogged: runs of consecutive departures counted in
+     * {@link #backloggedBytes(int)}, a run ending when a class is left without frames (by a departure or an
+     * eviction). Within a stretch no class leaves the round, so over it the bytes each class sends differ from its
+     * weight's share by at most a few of its quanta; over the whole count the bound is this many times that. Any
+     * thread.
+     *
+     * @return the stretches since the queue was made.
+     */
+    public long backloggedStretches()
+    {
+        return classCounters.get(classCount * CLASS_COUNTERS);
+    }
+
     protected boolean onEnqueue(
         final DirectBuffer src, final int srcOffset, final int length, final long priority, final long flowId)
     {
@@ -189,6 +253,7 @@ public final class PfabricClassQueue extends QueueDiscipline
         if (scheduler.isEmpty())
         {
             rounds.activate(trafficClass);
+            activeClassCount++;
         }
         scheduler.add(slot, priority, flowId);
         return true;
@@ -206,14 +271,39 @@ public final class PfabricClassQueue extends QueueDiscipline
             {
                 rounds.charge(trafficClass, length);
                 scheduler.remove(slot);
-                if (scheduler.isEmpty())
+                final boolean emptied = scheduler.isEmpty();
+                countDeparture(trafficClass, length, emptied);
+                if (emptied)
                 {
-                    rounds.deactivate(trafficClass);
+                    deactivate(trafficClass);
                 }
                 return slot;
             }
             rounds.endTurn();
         }
+    }
+
+    private void countDeparture(final int trafficClass, final int length, final boolean emptied)
+    {
+        final int base = trafficClass * CLASS_COUNTERS;
+        classCounters.add(base + DEPARTED_FRAMES, 1);
+        classCounters.add(base + DEPARTED_BYTES, length);
+        if (activeClassCount == classCount)
+        {
+            classCounters.add(base + BACKLOGGED_BYTES, length);
+            if (!inStretch)
+            {
+                classCounters.add(classCount * CLASS_COUNTERS, 1);
+            }
+            inStretch = !emptied;
+        }
+    }
+
+    private void deactivate(final int trafficClass)
+    {
+        rounds.deactivate(trafficClass);
+        activeClassCount--;
+        inStretch = false;
     }
 
     private boolean makeRoom(final int trafficClass, final int length, final long priority)
@@ -271,7 +361,7 @@ public final class PfabricClassQueue extends QueueDiscipline
         scheduler.remove(victim);
         if (scheduler.isEmpty())
         {
-            rounds.deactivate(trafficClass);
+            deactivate(trafficClass);
         }
         dropBuffered(victim, reason);
     }
