@@ -1,14 +1,12 @@
 package io.pfabric.cli;
 
 import io.pfabric.analysis.ClassPlot;
+import io.pfabric.analysis.ClassReport;
 import io.pfabric.analysis.FctAnalysis;
-import io.pfabric.analysis.IdealScheduler;
 import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.experiment.ExperimentSettings;
-import io.pfabric.hostd.workload.FctLogReader;
-import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -70,9 +68,7 @@ public final class SimClassesCommand implements Callable<Integer>
     /**
      * The header of {@code classes.csv}.
      */
-    public static final String CLASSES_HEADER = "scheme,dscp,app,load,weight_share,window_start_ms," +
-        "window_end_ms,delivered_bytes,throughput_share,small_count,small_mean,small_p99,ideal_class_small_mean," +
-        "ideal_class_small_p99,backlogged_bytes,backlogged_share";
+    public static final String CLASSES_HEADER = ClassReport.CLASSES_HEADER;
 
     /**
      * The header of {@code ports.csv}.
@@ -89,11 +85,11 @@ public final class SimClassesCommand implements Callable<Integer>
     /**
      * The header of {@code throughput.csv}.
      */
-    public static final String THROUGHPUT_HEADER = "scheme,bin_start_ms,dscp,payload_bytes,gbits_per_sec";
+    public static final String THROUGHPUT_HEADER = ClassReport.THROUGHPUT_HEADER;
 
-    private static final String CLASSES_SCHEME = "pfabric-classes";
-    private static final String PLAIN_SCHEME = "pfabric";
-    private static final String IDEAL_CLASS_SCHEME = "ideal-class";
+    private static final String CLASSES_SCHEME = ClassReport.CLASSES_SCHEME;
+    private static final String PLAIN_SCHEME = ClassReport.PLAIN_SCHEME;
+    private static final String IDEAL_CLASS_SCHEME = ClassReport.IDEAL_CLASS_SCHEME;
     private static final int BINS_PER_DURATION = 40;
     private static final int WINDOW_START_BIN = BINS_PER_DURATION / 10;
     private static final int MAX_DURATIONS = 20;
@@ -173,8 +169,8 @@ public final class SimClassesCommand implements Callable<Integer>
         }
         SimRun.run(fabric, settings, "ideal", "ideal", trace, options.seed,
             options.out.resolve("fct-ideal-" + label + ".csv"), progress);
-        writeIdealWithinClasses(fabric, classes, trace, names,
-            options.out.resolve("fct-" + IDEAL_CLASS_SCHEME + "-" + label + ".csv"));
+        ClassReport.writeIdealWithinClasses(classes, trace, names, fabric.edgeRateBitsPerSec(), fabric::baseRttNs,
+            SimFabric.segmentWireLength(), options.out.resolve("fct-" + IDEAL_CLASS_SCHEME + "-" + label + ".csv"));
 
         final FctAnalysis analysis = new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength());
         final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out, analysis, rtts::hostIndex);
@@ -191,13 +187,17 @@ public final class SimClassesCommand implements Callable<Integer>
             backloggedByClass[k] = backlogged.backloggedBytes(k);
             backloggedTotal += backloggedByClass[k];
         }
-        final List<String> rows = new ArrayList<>();
+        final List<ClassReport.Row> rows = new ArrayList<>();
         final List<ClassPlot.Throughput> throughputs = new ArrayList<>();
         final Map<String, Double> weightShares = new LinkedHashMap<>();
+        for (final WorkloadMix.App app : apps)
+        {
+            weightShares.put(ClassReport.label(app), ClassReport.weightShare(classes, app.dscp()));
+        }
         try (BufferedWriter writer = Files.newBufferedWriter(options.out.resolve("throughput.csv"),
             StandardCharsets.UTF_8))
         {
-            writer.write(THROUGHPUT_HEADER);
+            writer.write(ClassReport.THROUGHPUT_HEADER);
             writer.newLine();
             for (final Map.Entry<String, ReceiverThroughputMeter> entry : meters.entrySet())
             {
@@ -207,69 +207,22 @@ public final class SimClassesCommand implements Callable<Integer>
                 {
                     windowTotal += meter.payloadBytes(app.dscp(), WINDOW_START_BIN, windowEndBin);
                 }
+                final boolean withClasses = CLASSES_SCHEME.equals(entry.getKey());
                 for (final WorkloadMix.App app : apps)
                 {
-                    final String name = "dscp" + app.dscp() + " " + app.workload();
-                    final double weightShare = (double)classes.weight(classes.classOf(app.dscp())) /
-                        classes.totalWeight();
-                    weightShares.put(name, weightShare);
-                    final long bytes = meter.payloadBytes(app.dscp(), WINDOW_START_BIN, windowEndBin);
-                    final FctAnalysis.Summary small = small(lines, entry.getKey(), app.dscp());
-                    final FctAnalysis.Summary ideal = small(lines, IDEAL_CLASS_SCHEME, app.dscp());
                     final int trafficClass = classes.classOf(app.dscp());
-                    final String backloggedColumns = CLASSES_SCHEME.equals(entry.getKey()) ?
-                        String.format(Locale.ROOT, "%d,%.4f", backloggedByClass[trafficClass],
-                        (double)backloggedByClass[trafficClass] / Math.max(1, backloggedTotal)) : ",";
-                    rows.add(String.format(Locale.ROOT,
-                        "%s,%d,%s,%s,%.4f,%.3f,%.3f,%d,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%s",
-                        entry.getKey(), app.dscp(), app.workload(), app.load(), weightShare,
-                        WINDOW_START_BIN * binNs / 1e6, windowEndBin * binNs / 1e6, bytes,
-                        (double)bytes / Math.max(1, windowTotal), small.count(), small.mean(), small.p99(),
-                        ideal.mean(), ideal.p99(), backloggedColumns));
-                    final double[] gbitsPerSec = new double[lastBin];
-                    final double[] share = new double[lastBin];
-                    for (int bin = 0; bin < lastBin; bin++)
-                    {
-                        final long binBytes = meter.payloadBytes(app.dscp(), bin);
-                        long binTotal = 0;
-                        for (final WorkloadMix.App other : apps)
-                        {
-                            binTotal += meter.payloadBytes(other.dscp(), bin);
-                        }
-                        gbitsPerSec[bin] = binBytes * 8.0 / binNs;
-                        share[bin] = 0 == binTotal ? 0 : (double)binBytes / binTotal;
-                        writer.write(String.format(Locale.ROOT, "%s,%.3f,%d,%d,%.3f", entry.getKey(),
-                            bin * binNs / 1e6, app.dscp(), binBytes, gbitsPerSec[bin]));
-                        writer.newLine();
-                    }
-                    throughputs.add(new ClassPlot.Throughput(entry.getKey(), name,
-                        Arrays.copyOf(gbitsPerSec, plotBins), Arrays.copyOf(share, plotBins)));
+                    rows.add(ClassReport.row(entry.getKey(), classes, app, WINDOW_START_BIN * binNs / 1e6,
+                        windowEndBin * binNs / 1e6, meter.payloadBytes(app.dscp(), WINDOW_START_BIN, windowEndBin),
+                        windowTotal, lines, withClasses ? backloggedByClass[trafficClass] : -1, backloggedTotal));
                 }
+                throughputs.addAll(ClassReport.writeThroughput(writer, entry.getKey(), apps, meter::payloadBytes,
+                    binNs, lastBin, plotBins));
             }
         }
-        try (BufferedWriter writer = Files.newBufferedWriter(options.out.resolve("classes.csv"),
-            StandardCharsets.UTF_8))
-        {
-            writer.write(CLASSES_HEADER);
-            writer.newLine();
-            for (final String row : rows)
-            {
-                writer.write(row);
-                writer.newLine();
-            }
-        }
+        ClassReport.writeCsv(options.out.resolve("classes.csv"), rows);
 
-        final List<ClassPlot.SmallFlows> smallFlows = new ArrayList<>();
-        for (final WorkloadMix.App app : apps)
-        {
-            for (final String scheme : List.of(CLASSES_SCHEME, PLAIN_SCHEME, IDEAL_CLASS_SCHEME))
-            {
-                final List<FctLogReader.Row> log =
-                    FctLogReader.read(options.out.resolve("fct-" + scheme + "-" + label + ".csv"));
-                smallFlows.add(new ClassPlot.SmallFlows("dscp" + app.dscp() + " " + app.workload(), scheme,
-                    smallFlowSlowdowns(log, app.dscp(), analysis, rtts)));
-            }
-        }
+        final List<ClassPlot.SmallFlows> smallFlows = ClassReport.smallFlows(options.out, label, apps,
+            List.of(CLASSES_SCHEME, PLAIN_SCHEME, IDEAL_CLASS_SCHEME), analysis, rtts);
         ClassPlot.write(throughputs, binNs / 1e6, weightShares, smallFlows, String.format(Locale.ROOT,
             "%s on %s, classes %s, flows starting within %.1f ms", options.workloadLabel(), options.topo(), classes,
             durationNs / 1e6), options.out.resolve("classes.png"));
@@ -277,25 +230,11 @@ public final class SimClassesCommand implements Callable<Integer>
         final String shareLine = writePorts(fabric, classes, backlogged, options.out.resolve("ports.csv"));
 
         out.println(CLASSES_HEADER);
-        for (final String row : rows)
+        for (final ClassReport.Row row : rows)
         {
-            out.println(row);
+            out.println(row.csv());
         }
         progress.println(shareLine);
-    }
-
-    /**
-     * The normalized FCTs of a class's completed small flows, sorted.
-     */
-    private static double[] smallFlowSlowdowns(
-        final List<FctLogReader.Row> log, final int dscp, final FctAnalysis analysis, final PathRtts rtts)
-    {
-        return log.stream()
-            .filter(row -> row.dscp() == dscp && row.isComplete() && row.sizeBytes() <= FctAnalysis.SMALL_MAX_BYTES)
-            .mapToDouble(row -> analysis.normalized(
-                rtts.hostIndex(row.source()), rtts.hostIndex(row.destination()), row.sizeBytes(), row.fctNs()))
-            .sorted()
-            .toArray();
     }
 
     /**
@@ -388,54 +327,5 @@ public final class SimClassesCommand implements Callable<Integer>
             return "aggregation";
         }
         return switchIndex < fabric.leaves() + fabric.aggregations() + fabric.spines() ? "spine" : "nic";
-    }
-
-    private static FctAnalysis.Summary small(final List<ResultsTable.Line> lines, final String scheme,
-        final int dscp)
-    {
-        final String key = scheme + ResultsTable.DSCP_SUFFIX + dscp;
-        for (final ResultsTable.Line line : lines)
-        {
-            if (line.scheme().equals(key) && FctAnalysis.Bin.SMALL == line.summary().bin())
-            {
-                return line.summary();
-            }
-        }
-        return new FctAnalysis.Summary(FctAnalysis.Bin.SMALL, 0, 0, Double.NaN, Double.NaN, Double.NaN);
-    }
-
-    /**
-     * Ideal within each class: the flow-level Ideal scheduler over a class's flows alone, every link at the class's
-     * share of the weights of its rate, written as one FCT log with the flows' DSCPs.
-     */
-    private static void writeIdealWithinClasses(final SimFabric fabric, final TrafficClasses classes,
-        final List<WorkloadTrace.FlowSpec> trace, final List<String> names, final Path file) throws IOException
-    {
-        final Map<Integer, List<IdealScheduler.Flow>> byClass = new TreeMap<>();
-        final Map<Long, Integer> dscpByFlow = new TreeMap<>();
-        for (final WorkloadTrace.FlowSpec flow : trace)
-        {
-            byClass.computeIfAbsent(classes.classOf(flow.dscp()), key -> new ArrayList<>()).add(
-                new IdealScheduler.Flow(flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(),
-                flow.startNs()));
-            dscpByFlow.put(flow.flowIndex(), flow.dscp());
-        }
-        try (FctLogWriter log = new FctLogWriter(file, true))
-        {
-            for (final Map.Entry<Integer, List<IdealScheduler.Flow>> entry : byClass.entrySet())
-            {
-                final long shareBitsPerSec = fabric.edgeRateBitsPerSec() * classes.weight(entry.getKey()) /
-                    classes.totalWeight();
-                final IdealScheduler ideal =
-                    new IdealScheduler(shareBitsPerSec, fabric::baseRttNs, SimFabric.segmentWireLength());
-                for (final IdealScheduler.Result result : ideal.run(entry.getValue()))
-                {
-                    final IdealScheduler.Flow flow = result.flow();
-                    log.append(flow.flowId(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
-                        flow.sizeBytes(), flow.startNs(), result.endNs(), 0, 0, IDEAL_CLASS_SCHEME,
-                        dscpByFlow.get(flow.flowId()));
-                }
-            }
-        }
     }
 }
