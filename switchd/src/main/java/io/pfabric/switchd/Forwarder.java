@@ -7,7 +7,6 @@ import io.pfabric.common.wire.ArpFlyweight;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.FrameKind;
 import io.pfabric.common.wire.FrameParser;
-import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.ParseReason;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.FrameHandler;
@@ -21,7 +20,6 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -71,6 +69,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final boolean spray;
     private final NanoClock clock;
     private final FrameParser parser = new FrameParser();
+    private final FrameParser departing = new FrameParser();
     private final ArpFlyweight arp = new ArpFlyweight();
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
@@ -360,23 +359,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         final SwitchPort port = ports[transmitting];
         port.io().transmit(buffer, offset, length);
-        port.transmitted(dscpOf(buffer, offset, length), length);
-    }
-
-    /**
-     * The DSCP of a frame leaving: read from its IPv4 header, without parsing the rest; 0 for a frame that is not
-     * IPv4, as the queues take it.
-     */
-    private static int dscpOf(final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (length < EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH ||
-            EthernetFlyweight.ETHERTYPE_IPV4 !=
-            (buffer.getShort(offset + EthernetFlyweight.ETHERTYPE_FIELD_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
-        {
-            return 0;
-        }
-        return (buffer.getByte(offset + EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.DSCP_ECN_FIELD_OFFSET) >> 2) &
-            0x3F;
+        departing.parse(buffer, offset, length);
+        port.transmitted(departing.dscp(), length, departing.pfabricPayloadLength());
     }
 
     private void forward(

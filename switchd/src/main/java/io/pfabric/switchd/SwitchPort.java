@@ -9,7 +9,7 @@ import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
  * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer; its
- * counters, and the frames and bytes it transmitted per IPv4 DSCP (whatever its discipline, so that a plain port's
+ * counters, and the frames, bytes and pFabric payload bytes it transmitted per IPv4 DSCP (whatever its discipline, so that a plain port's
  * split between applications can be set beside a port with traffic classes).
  */
 public final class SwitchPort
@@ -19,7 +19,7 @@ public final class SwitchPort
     private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
-    private final CounterArray transmittedByDscp = new CounterArray(2 * TrafficClasses.DSCP_COUNT);
+    private final CounterArray transmittedByDscp = new CounterArray(3 * TrafficClasses.DSCP_COUNT);
     private volatile boolean linkUp = true;
 
     /**
@@ -151,15 +151,32 @@ public final class SwitchPort
     }
 
     /**
+     * Payload bytes of pFabric packets of a DSCP the port transmitted: the data their senders' applications gave,
+     * without headers, ACKs or other frames. Any thread.
+     *
+     * @param dscp 0 to 63.
+     * @return the bytes since the port was opened.
+     */
+    public long transmittedPayloadBytes(final int dscp)
+    {
+        return transmittedByDscp.get(2 * TrafficClasses.DSCP_COUNT + dscp);
+    }
+
+    /**
      * Count a transmitted frame. Forwarder thread only.
      *
-     * @param dscp   the frame's DSCP, 0 to 63.
-     * @param length the frame's length.
+     * @param dscp          the frame's DSCP, 0 to 63.
+     * @param length        the frame's length.
+     * @param payloadLength its pFabric payload's length, 0 for a frame without.
      */
-    void transmitted(final int dscp, final int length)
+    void transmitted(final int dscp, final int length, final int payloadLength)
     {
         counters.add(PortCounter.TRANSMITTED_FRAMES, 1);
         transmittedByDscp.add(dscp, 1);
         transmittedByDscp.add(TrafficClasses.DSCP_COUNT + dscp, length);
+        if (0 != payloadLength)
+        {
+            transmittedByDscp.add(2 * TrafficClasses.DSCP_COUNT + dscp, payloadLength);
+        }
     }
 }

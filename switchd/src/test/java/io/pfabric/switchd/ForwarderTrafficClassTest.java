@@ -99,6 +99,8 @@ class ForwarderTrafficClassTest
         {
             assertEquals(4, uplinkPort.transmittedFrames(dscp), "DSCP " + dscp);
             assertEquals(4 * FRAME_LENGTH, uplinkPort.transmittedBytes(dscp), "DSCP " + dscp);
+            assertEquals(4 * (FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH - Ipv4Flyweight.HEADER_LENGTH -
+                PfabricHeaderFlyweight.HEADER_LENGTH), uplinkPort.transmittedPayloadBytes(dscp), "DSCP " + dscp);
         }
         assertEquals(0, uplinkPort.transmittedFrames(8));
         final PfabricClassQueue queue = assertInstanceOf(PfabricClassQueue.class, uplinkPort.queue());

@@ -81,6 +81,7 @@ public final class FrameParser
     private int pfabricOffset;
     private int pfabricType;
     private int pfabricFlags;
+    private int pfabricPayloadLength;
     private int pathHint;
     private int dscp;
     private int ecn;
@@ -239,6 +240,16 @@ public final class FrameParser
     public int pfabricFlags()
     {
         return pfabricFlags;
+    }
+
+    /**
+     * Bytes of payload after the pFabric header.
+     *
+     * @return the header's payload length, 0 for frames that are not pFabric.
+     */
+    public int pfabricPayloadLength()
+    {
+        return pfabricPayloadLength;
     }
 
     /**
@@ -482,6 +493,7 @@ public final class FrameParser
         }
 
         pfabricType = type;
+        pfabricPayloadLength = payloadLength;
         pfabricFlags = buffer.getByte(header + FLAGS_FIELD_OFFSET) & 0xFF;
         pathHint = 0 != (pfabricFlags & FLAG_PATH) ? buffer.getByte(header + PATH_HINT_FIELD_OFFSET) & 0xFF : -1;
         priority = buffer.getInt(header + PRIORITY_FIELD_OFFSET, BIG_ENDIAN) & 0xFFFF_FFFFL;
@@ -520,6 +532,7 @@ public final class FrameParser
         pfabricOffset = ABSENT;
         pfabricType = 0;
         pfabricFlags = 0;
+        pfabricPayloadLength = 0;
         pathHint = -1;
         dscp = 0;
         ecn = 0;
