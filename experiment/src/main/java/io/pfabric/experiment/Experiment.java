@@ -12,15 +12,10 @@ import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
-import io.pfabric.hostd.HostDaemon;
-import io.pfabric.hostd.io.PacketIos;
-import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
-import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.sim.SimFabric;
@@ -30,28 +25,21 @@ import io.pfabric.testbed.CongestionControlAllowance;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongSupplier;
 
 /**
  * An FCT experiment on an emulated fabric (network namespaces, or Mininet): for each scheme the fabric comes up (switchd with pFabric's
@@ -82,16 +70,8 @@ public final class Experiment
      */
     public static final int LOOPBACK_FIRST_UDP_PORT = 47_900;
 
-    private static final int RTT_SAMPLES = 20;
-    private static final long ORIGIN_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final long RTT_PATIENCE_NS = TimeUnit.SECONDS.toNanos(2);
     private static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long MIN_TCP_RTO_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final int WARM_UP_ROUNDS = 3;
-    private static final long WARM_UP_FLOW_BYTES = 4_000_000;
-    private static final int WARM_UP_SHORT_FLOWS = 100;
-    private static final long WARM_UP_SHORT_FLOW_BYTES = 8_760;
-    private static final long WARM_UP_PATIENCE_SEC = 120;
 
     /**
      * What an experiment produced.
@@ -112,6 +92,7 @@ public final class Experiment
     private final EmulatedFabric.Testbed testbed;
     private final ProgressBar progress;
     private final Teardown teardown = new Teardown();
+    private final HostdReplay hosts;
     private volatile boolean stopped;
     private PathRtts rtts;
     private String tcpSettings;
@@ -140,6 +121,7 @@ public final class Experiment
         };
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
+        this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
     }
 
     /**
@@ -276,7 +258,7 @@ public final class Experiment
         {
             if (null == rtts)
             {
-                rtts = measureBaseRtts(fabric);
+                rtts = hosts.measureBaseRtts(fabric);
             }
             for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
             {
@@ -291,7 +273,8 @@ public final class Experiment
                 }
                 else
                 {
-                    runHostd(fabric, scheme, entry.getValue(), log);
+                    hosts.replay(fabric, scheme, configuration(scheme, rtts.maxNs()), null, entry.getValue(), log,
+                        settings.graceNs(), originNs -> { });
                 }
                 if (stopped)
                 {
@@ -309,10 +292,7 @@ public final class Experiment
     }
 
     /**
-     * The paper's settings for the measured base RTT, except that the timeout also covers a full pFabric buffer
-     * draining at the link rate: on an emulated fabric the base RTT is mostly software latency, so three of them can
-     * be shorter than the round trip of a packet that waits behind a full queue (in the paper, 45 us covers 14.7 us
-     * of base RTT plus 28.8 us for 36 KB at 10 Gb/s).
+     * The hosts' transport settings: {@link HostdReplay#configuration(String, long)}.
      *
      * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
      * @param baseRttNs the largest base RTT of the fabric.
@@ -320,13 +300,7 @@ public final class Experiment
      */
     TransportConfiguration configuration(final String scheme, final long baseRttNs)
     {
-        final long bufferLength = DisciplineKind.PFABRIC.defaultCapacityLength();
-        final TransportConfiguration paper =
-            TransportConfiguration.forFabric(settings.rateBitsPerSec(), baseRttNs, bufferLength);
-        final long drainNs = bufferLength * 8 * 1_000_000_000L / settings.rateBitsPerSec();
-        final TransportConfiguration windowed =
-            paper.withTimeoutNs(Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4));
-        return "linerate".equals(scheme) ? windowed.withLineRate() : windowed;
+        return hosts.configuration(scheme, baseRttNs);
     }
 
     /**
@@ -345,142 +319,6 @@ public final class Experiment
             "timeouts, over %s", configuration.initialWindowPackets(),
             configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3, configuration.probeAfterTimeouts(),
             "loopback".equals(settings.testbed()) ? "VXLAN on loopback" : "UDP");
-    }
-
-    private List<HostDaemon> startHosts(final EmulatedFabric fabric, final String scheme, final long baseRttNs)
-        throws IOException
-    {
-        final TransportListener quiet = new TransportListener()
-        {
-        };
-        final TransportConfiguration configuration = configuration(scheme, baseRttNs);
-        final Function<String, HostDaemon.Options> options = name -> new HostDaemon.Options(configuration,
-            settings.rateBitsPerSec(), PacketIos.wireOverheadLength(fabric.hostIo()), fabric.namespace(name), false);
-        final List<HostDaemon> hosts = new ArrayList<>();
-        for (final HostDaemon host : HostDaemon.startAll(topology, hostNames, options, fabric.hostIo(), name -> quiet,
-            PacketIos.groups(fabric.hostIo())))
-        {
-            hosts.add(teardown.add(host));
-        }
-        return hosts;
-    }
-
-    /**
-     * The base RTT of each class of path (same switch, or across the fabric), measured once on a representative
-     * pair with one-segment flows of hostd's transport on the idle fabric, the best of 20.
-     */
-    private PathRtts measureBaseRtts(final EmulatedFabric fabric) throws IOException
-    {
-        progress.phase("measuring base RTTs");
-        final List<HostDaemon> hosts = startHosts(fabric, "pfabric", TimeUnit.MILLISECONDS.toNanos(1));
-        try
-        {
-            final long[] byClass = { -1, -1 };
-            for (int source = 0; source < hostNames.size(); source++)
-            {
-                for (int destination = 0; destination < hostNames.size(); destination++)
-                {
-                    final int pathClass = pathClass(source, destination);
-                    if (source != destination && byClass[pathClass] < 0)
-                    {
-                        final long[] samplesNs = hosts.get(source).oneSegmentRttsNs(hostNames.get(destination),
-                            RTT_SAMPLES, RTT_PATIENCE_NS);
-                        Arrays.sort(samplesNs);
-                        byClass[pathClass] = samplesNs[0];
-                        out.printf(Locale.ROOT, "pfabric experiment: base RTT %s -> %s (%s): %.1f us " +
-                            "(median %.1f us, largest %.1f us of %d)%n",
-                            hostNames.get(source), hostNames.get(destination),
-                            0 == pathClass ? "same switch" : "across the fabric", byClass[pathClass] / 1e3,
-                            samplesNs[samplesNs.length / 2] / 1e3, samplesNs[samplesNs.length - 1] / 1e3,
-                            samplesNs.length);
-                    }
-                }
-            }
-            warmUp(hosts);
-            return PathRtts.byClass(hostNames, (source, destination) -> byClass[pathClass(source, destination)]);
-        }
-        finally
-        {
-            teardown.closeDownTo(hosts.get(0));
-        }
-    }
-
-    /**
-     * Every host sends a long flow and many short ones to the next host at once, a few times over, so that the JIT
-     * has compiled the transport's and the switch's paths, per packet and per flow, before the first measured run:
-     * otherwise the scheme that runs first pays for the warm-up.
-     */
-    private void warmUp(final List<HostDaemon> hosts) throws IOException
-    {
-        progress.phase("warming up (" + WARM_UP_ROUNDS + " rounds of a " + WARM_UP_FLOW_BYTES / 1_000_000 +
-            " MB flow and " + WARM_UP_SHORT_FLOWS + " short ones from every host to the next)");
-        for (int round = 0; round < WARM_UP_ROUNDS && !stopped; round++)
-        {
-            final List<CompletableFuture<FlowRecord>> flows = new ArrayList<>();
-            for (int i = 0; i < hosts.size(); i++)
-            {
-                final String next = hostNames.get((i + 1) % hosts.size());
-                flows.add(hosts.get(i).send(next, WARM_UP_FLOW_BYTES));
-                for (int k = 0; k < WARM_UP_SHORT_FLOWS; k++)
-                {
-                    flows.add(hosts.get(i).send(next, WARM_UP_SHORT_FLOW_BYTES));
-                }
-            }
-            try
-            {
-                CompletableFuture.allOf(flows.toArray(CompletableFuture[]::new)).get(WARM_UP_PATIENCE_SEC,
-                    TimeUnit.SECONDS);
-            }
-            catch (final ExecutionException | TimeoutException ex)
-            {
-                throw new IOException("the warm-up flows did not complete in " + WARM_UP_PATIENCE_SEC + " s", ex);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted", ex);
-            }
-        }
-    }
-
-    private int pathClass(final int source, final int destination)
-    {
-        final List<HostSpec> hosts = topology.hosts();
-        return hosts.get(source).switchName().equals(hosts.get(destination).switchName()) ? 0 : 1;
-    }
-
-    private void runHostd(final EmulatedFabric fabric, final String scheme, final List<WorkloadTrace.FlowSpec> trace,
-        final Path logPath) throws IOException
-    {
-        final List<WorkloadRunner> runners = new ArrayList<>();
-        for (int i = 0; i < hostNames.size(); i++)
-        {
-            runners.add(new WorkloadRunner(scheme, new PrintStream(OutputStream.nullOutputStream())));
-        }
-        final List<HostDaemon> hosts = startHosts(fabric, scheme, rtts.maxNs());
-        final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
-        try (FctLogWriter log = new FctLogWriter(logPath))
-        {
-            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
-            final List<Callable<Long>> work = new ArrayList<>();
-            for (int i = 0; i < hosts.size(); i++)
-            {
-                final HostDaemon host = hosts.get(i);
-                final WorkloadRunner runner = runners.get(i);
-                work.add(() -> runner.run(host, trace, log, settings.graceNs(), originNs));
-            }
-            runAll(work, () -> runners.stream().mapToLong(WorkloadRunner::finishedFlows).sum());
-            teardown.closeDownTo(hosts.get(0));
-            for (int i = 0; i < hosts.size(); i++)
-            {
-                runners.get(i).drain(hosts.get(i), log);
-            }
-        }
-        finally
-        {
-            teardown.closeDownTo(hosts.get(0));
-            teardown.closeDownTo(stopRunners);
-        }
     }
 
     private void runTcp(final EmulatedFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath)
@@ -518,7 +356,7 @@ public final class Experiment
                     return t;
                 });
                 threads.add(thread);
-                replays.add(teardown.add(get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
+                replays.add(teardown.add(HostdReplay.get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
             }
             final List<Future<?>> connected = new ArrayList<>();
             for (int i = 0; i < replays.size(); i++)
@@ -532,15 +370,15 @@ public final class Experiment
             }
             for (final Future<?> future : connected)
             {
-                get(future);
+                HostdReplay.get(future);
             }
-            final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
+            final long originNs = System.nanoTime() + HostdReplay.ORIGIN_LEAD_NS;
             final List<Callable<Long>> work = new ArrayList<>();
             for (final TcpReplay replay : replays)
             {
                 work.add(() -> (long)replay.replay(trace, hostNames, log, settings.graceNs(), originNs));
             }
-            runAll(work, () -> replays.stream().mapToLong(TcpReplay::completedFlows).sum());
+            hosts.runAll(work, () -> replays.stream().mapToLong(TcpReplay::completedFlows).sum(), settings.flows());
         }
         finally
         {
@@ -560,60 +398,6 @@ public final class Experiment
             out.printf(Locale.ROOT, "pfabric experiment: allowed %s in network namespaces for this run " +
                 "(net.ipv4.tcp_allowed_congestion_control was '%s'; put back at the end)%n", congestionControl,
                 allowance.previous());
-        }
-    }
-
-    /**
-     * Run one task per host at once and wait for all, reporting flows finished so far to the progress bar.
-     */
-    private void runAll(final List<Callable<Long>> work, final LongSupplier finished) throws IOException
-    {
-        final ExecutorService threads = Executors.newFixedThreadPool(work.size(), runnable ->
-        {
-            final Thread thread = new Thread(runnable, "experiment-host");
-            thread.setDaemon(true);
-            return thread;
-        });
-        final long before = progress.done();
-        progress.tracking(() -> before + finished.getAsLong());
-        try
-        {
-            final List<Future<Long>> futures = new ArrayList<>();
-            for (final Callable<Long> task : work)
-            {
-                futures.add(threads.submit(task));
-            }
-            for (final Future<Long> future : futures)
-            {
-                get(future);
-            }
-        }
-        finally
-        {
-            progress.tracking(() -> before + settings.flows());
-            threads.shutdownNow();
-        }
-    }
-
-    private static <T> T get(final Future<T> future) throws IOException
-    {
-        try
-        {
-            return future.get();
-        }
-        catch (final ExecutionException ex)
-        {
-            final Throwable cause = ex.getCause();
-            if (cause instanceof IOException io)
-            {
-                throw io;
-            }
-            throw new IOException(String.valueOf(cause.getMessage()), cause);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", ex);
         }
     }
 
