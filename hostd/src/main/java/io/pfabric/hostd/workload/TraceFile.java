@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * A workload trace as CSV, hosts by name: {@code flow_id,src,dst,size_bytes,start_ns}, one flow per row in order of
- * start, so that every scheme of an experiment (and Ideal) replays the same arrivals.
+ * start, so that every scheme of an experiment (and Ideal) replays the same arrivals; a trace with flows of other
+ * DSCPs than 0 has a sixth column, {@code dscp}.
  */
 public final class TraceFile
 {
@@ -22,6 +23,11 @@ public final class TraceFile
      * The header row.
      */
     public static final String HEADER = "flow_id,src,dst,size_bytes,start_ns";
+
+    /**
+     * The header row of a trace with DSCPs.
+     */
+    public static final String HEADER_WITH_DSCP = HEADER + ",dscp";
 
     private TraceFile()
     {
@@ -40,12 +46,17 @@ public final class TraceFile
     {
         try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
-            writer.write(HEADER);
+            final boolean withDscp = flows.stream().anyMatch(flow -> 0 != flow.dscp());
+            writer.write(withDscp ? HEADER_WITH_DSCP : HEADER);
             writer.newLine();
             for (final WorkloadTrace.FlowSpec flow : flows)
             {
                 writer.write(flow.flowIndex() + "," + hostNames.get(flow.sourceHost()) + "," +
                     hostNames.get(flow.destinationHost()) + "," + flow.sizeBytes() + "," + flow.startNs());
+                if (withDscp)
+                {
+                    writer.write("," + flow.dscp());
+                }
                 writer.newLine();
             }
         }
@@ -73,10 +84,13 @@ public final class TraceFile
         {
             final String header = reader.readLine();
             number = 1;
-            if (!HEADER.equals(null == header ? null : header.trim()))
+            final String trimmed = null == header ? null : header.trim();
+            if (!HEADER.equals(trimmed) && !HEADER_WITH_DSCP.equals(trimmed))
             {
-                throw new IllegalArgumentException(file + ":1: expected the header '" + HEADER + "'");
+                throw new IllegalArgumentException(file + ":1: expected the header '" + HEADER + "' or '" +
+                    HEADER_WITH_DSCP + "'");
             }
+            final int fieldCount = HEADER.equals(trimmed) ? 5 : 6;
             String line;
             while (null != (line = reader.readLine()))
             {
@@ -85,7 +99,7 @@ public final class TraceFile
                 {
                     continue;
                 }
-                flows.add(parse(line, indices, file + ":" + number + ": "));
+                flows.add(parse(line, fieldCount, indices, file + ":" + number + ": "));
             }
         }
         catch (final CharacterCodingException ex)
@@ -153,13 +167,13 @@ public final class TraceFile
         return new IllegalArgumentException(file + ":" + (before + 1) + ": not UTF-8 text");
     }
 
-    private static WorkloadTrace.FlowSpec parse(final String line, final Map<String, Integer> indices,
-        final String where)
+    private static WorkloadTrace.FlowSpec parse(final String line, final int fieldCount,
+        final Map<String, Integer> indices, final String where)
     {
         final String[] fields = line.trim().split(",");
-        if (5 != fields.length)
+        if (fieldCount != fields.length)
         {
-            throw new IllegalArgumentException(where + "expected 5 fields, got " + fields.length);
+            throw new IllegalArgumentException(where + "expected " + fieldCount + " fields, got " + fields.length);
         }
         final Integer source = indices.get(fields[1]);
         final Integer destination = indices.get(fields[2]);
@@ -177,11 +191,16 @@ public final class TraceFile
             final long flowIndex = Long.parseLong(fields[0]);
             final long sizeBytes = Long.parseLong(fields[3]);
             final long startNs = Long.parseLong(fields[4]);
+            final int dscp = 6 == fieldCount ? Integer.parseInt(fields[5]) : 0;
             if (sizeBytes < 1 || startNs < 0)
             {
                 throw new IllegalArgumentException(where + "size must be positive and start not negative");
             }
-            return new WorkloadTrace.FlowSpec(flowIndex, source, destination, sizeBytes, startNs);
+            if (dscp < 0 || dscp > 63)
+            {
+                throw new IllegalArgumentException(where + "a DSCP is 0 to 63, not " + dscp);
+            }
+            return new WorkloadTrace.FlowSpec(flowIndex, source, destination, sizeBytes, startNs, dscp);
         }
         catch (final NumberFormatException ex)
         {

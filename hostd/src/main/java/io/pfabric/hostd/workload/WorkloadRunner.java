@@ -193,11 +193,11 @@ public final class WorkloadRunner
         if (null == record)
         {
             log.append(flow.flowIndex(), host.hostName(flow.sourceHost()), host.hostName(flow.destinationHost()),
-                flow.sizeBytes(), finished.startNs(), -1, 0, 0, scheme);
+                flow.sizeBytes(), finished.startNs(), -1, 0, 0, scheme, flow.dscp());
             return;
         }
         log.append(flow.flowIndex(), host.hostName(record.sourceHost()), host.hostName(record.destinationHost()),
             record.sizeBytes(), record.startNs(), record.endNs(), record.timeouts(), record.retransmittedBytes(),
-            scheme);
+            scheme, flow.dscp());
     }
 }

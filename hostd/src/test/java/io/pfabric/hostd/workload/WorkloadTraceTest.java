@@ -144,6 +144,12 @@ class WorkloadTraceTest
         final Path file = directory.resolve("trace.csv");
         TraceFile.write(file, flows, names);
         assertEquals(flows, TraceFile.read(file, names));
+        assertEquals(TraceFile.HEADER, Files.readAllLines(file).get(0), "no DSCP column when every flow is of 0");
+
+        final List<WorkloadTrace.FlowSpec> marked = WorkloadTrace.withDscpShares(flows, "0:0.5,46:0.5", 3);
+        TraceFile.write(file, marked, names);
+        assertEquals(TraceFile.HEADER_WITH_DSCP, Files.readAllLines(file).get(0));
+        assertEquals(marked, TraceFile.read(file, names));
 
         Files.writeString(file, TraceFile.HEADER + "\n0,h1,h2,1460,0\n1,h1,h9,1460,5\n");
         final IllegalArgumentException unknown =
