@@ -35,7 +35,9 @@ import java.util.concurrent.TimeUnit;
             "computes Ideal for every trace. Writes to --out: fct-SCHEME-LOAD.csv per run, trace-LOAD.csv, " +
             "base-rtt.csv, summary.csv (" + ResultsTable.CSV_HEADER + "), fct-vs-load.png and README.md with the " +
             "table and this command. Needs root, except on the loopback testbed.",
-        "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down." })
+        "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down.",
+        "pfabric experiment classes runs applications in traffic classes instead (see its --help)." },
+    subcommands = { ExperimentClassesCommand.class })
 public final class ExperimentCommand implements Callable<Integer>
 {
     @CommandLine.Spec
@@ -78,7 +80,7 @@ public final class ExperimentCommand implements Callable<Integer>
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Results directory (required).")
     Path out;
 
     @Option(names = "--cc", defaultValue = "cubic", paramLabel = "NAME",
@@ -98,6 +100,10 @@ public final class ExperimentCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
+        if (null == out)
+        {
+            throw new IllegalArgumentException("give --out DIR");
+        }
         if (!List.of("cubic", "bbr", "reno").contains(congestionControl))
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");

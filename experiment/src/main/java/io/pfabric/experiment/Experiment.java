@@ -155,16 +155,50 @@ public final class Experiment
      */
     public Outcome runStoppingOnSignal(final String command) throws IOException
     {
+        return stoppingOnSignal(command, out, this::stop, this::run);
+    }
+
+    /**
+     * A run that may fail.
+     *
+     * @param <T> what it gives.
+     */
+    @FunctionalInterface
+    interface Run<T>
+    {
+        /**
+         * Run.
+         *
+         * @return what came out.
+         * @throws IOException if it fails.
+         */
+        T run() throws IOException;
+    }
+
+    /**
+     * Run with a shutdown hook that stops the run on Ctrl-C or SIGTERM, saying so.
+     *
+     * @param command named in the message the hook prints.
+     * @param out     where the message goes.
+     * @param stop    stops the run and tears its fabric down.
+     * @param run     the run.
+     * @param <T>     what it gives.
+     * @return what came out.
+     * @throws IOException if the run fails.
+     */
+    static <T> T stoppingOnSignal(final String command, final PrintStream out, final Runnable stop,
+        final Run<T> run) throws IOException
+    {
         final Thread hook = new Thread(() ->
         {
             out.println();
             out.println(command + ": stopping; tearing the fabric down");
-            stop();
+            stop.run();
         }, "experiment-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try
         {
-            return run();
+            return run.run();
         }
         finally
         {

@@ -1,7 +1,9 @@
 package io.pfabric.experiment;
 
+import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testbed.FabricRunner;
@@ -34,12 +36,26 @@ final class NetnsTestbed implements EmulatedFabric.Testbed
      */
     public EmulatedFabric up(final DisciplineKind discipline) throws IOException
     {
+        return up(discipline, null);
+    }
+
+    /**
+     * Bring the fabric up with one queue discipline, its default buffer and traffic classes on every switch port.
+     *
+     * @param discipline the discipline.
+     * @param classes    the classes of a {@code pfabric-classes} discipline, or null for its default.
+     * @return the running fabric.
+     * @throws IOException if it cannot be built.
+     */
+    EmulatedFabric up(final DisciplineKind discipline, final TrafficClasses classes) throws IOException
+    {
         final NetnsFabric fabric = NetnsFabric.build(topology, prefix);
         final FabricRunner switches;
         try
         {
             switches = FabricRunner.start(fabric,
-                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength()));
+                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength(),
+                NettyTransport.EPOLL, classes));
         }
         catch (final PacketSocketException | RuntimeException ex)
         {

@@ -4,6 +4,8 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchPort;
@@ -20,7 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Where packets went during one run: every switch port's frames received and sent, its queue's drops and its
+ * Where packets went during one run: every switch port's frames received and sent (in all, and per DSCP sent with
+ * bytes and pFabric payload bytes), its queue's drops, per-class counters (a queue with traffic classes) and its
  * receive ring's overflows (when the switches run in this process), and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
  * difference of two snapshots. Written as {@code counters-SCHEME-LOAD.csv} ({@code element,counter,value}).
  */
@@ -61,6 +64,7 @@ final class RunCounters
                 values.put(element + ",transmitted_frames", port.counters().get(PortCounter.TRANSMITTED_FRAMES));
                 values.put(element + ",queue_drops", port.queue().counters().droppedPackets());
                 values.put(element + ",ring_full_drops", port.counters().get(PortCounter.DROPPED_RING_FULL));
+                putClasses(values, element, port);
             }
         }
         for (final HostSpec host : topology.hosts())
@@ -77,6 +81,34 @@ final class RunCounters
             }
         }
         return new RunCounters(values, null != switches);
+    }
+
+    /**
+     * A port's frames, bytes and payload bytes per DSCP it sent any of, and its queue's per-class counters if it has
+     * traffic classes.
+     */
+    private static void putClasses(final Map<String, Long> values, final String element, final SwitchPort port)
+    {
+        for (int dscp = 0; dscp < TrafficClasses.DSCP_COUNT; dscp++)
+        {
+            if (0 != port.transmittedFrames(dscp))
+            {
+                values.put(element + ",dscp" + dscp + "_transmitted_frames", port.transmittedFrames(dscp));
+                values.put(element + ",dscp" + dscp + "_transmitted_bytes", port.transmittedBytes(dscp));
+                values.put(element + ",dscp" + dscp + "_transmitted_payload_bytes",
+                    port.transmittedPayloadBytes(dscp));
+            }
+        }
+        if (port.queue() instanceof final PfabricClassQueue queue)
+        {
+            for (int k = 0; k < queue.classes().classCount(); k++)
+            {
+                values.put(element + ",class" + k + "_departed_frames", queue.departedFrames(k));
+                values.put(element + ",class" + k + "_departed_bytes", queue.departedBytes(k));
+                values.put(element + ",class" + k + "_backlogged_bytes", queue.backloggedBytes(k));
+            }
+            values.put(element + ",backlogged_stretches", queue.backloggedStretches());
+        }
     }
 
     /**
