@@ -262,6 +262,7 @@ public final class ClassExperiment
                         BINS_PER_DURATION * MAX_DURATIONS));
                     hosts.replay(fabric, scheme, hosts.configuration("pfabric", rtts.maxNs()),
                         withClasses ? settings.classes() : null, trace, log, settings.graceNs(), sampler::start);
+                    fabric.switches().stopForwarding();
                     samples.put(scheme, sampler.finish());
                     teardown.closeDownTo(sampler);
                     if (stopped)
