@@ -5,6 +5,7 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.queue.DropReason;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
@@ -23,7 +24,7 @@ import java.util.Map;
 
 /**
  * Where packets went during one run: every switch port's frames received and sent (in all, and per DSCP sent with
- * bytes and pFabric payload bytes), its queue's drops, per-class counters (a queue with traffic classes) and its
+ * bytes and pFabric payload bytes), its queue's drops (in all and per reason), per-class counters (a queue with traffic classes) and its
  * receive ring's overflows (when the switches run in this process), and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
  * difference of two snapshots. Written as {@code counters-SCHEME-LOAD.csv} ({@code element,counter,value}).
  */
@@ -63,6 +64,14 @@ final class RunCounters
                 values.put(element + ",received_frames", port.counters().get(PortCounter.RECEIVED_FRAMES));
                 values.put(element + ",transmitted_frames", port.counters().get(PortCounter.TRANSMITTED_FRAMES));
                 values.put(element + ",queue_drops", port.queue().counters().droppedPackets());
+                for (final DropReason reason : DropReason.values())
+                {
+                    final long dropped = port.queue().counters().droppedPackets(reason);
+                    if (0 != dropped)
+                    {
+                        values.put(element + ",drops_" + reason.name().toLowerCase(Locale.ROOT), dropped);
+                    }
+                }
                 values.put(element + ",ring_full_drops", port.counters().get(PortCounter.DROPPED_RING_FULL));
                 putClasses(values, element, port);
             }
