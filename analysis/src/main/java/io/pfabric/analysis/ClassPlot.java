@@ -69,6 +69,7 @@ public final class ClassPlot
         for (final String scheme : schemes)
         {
             final XYChart chart = chart("receivers' throughput, " + scheme, "time (ms)", "Gb/s, all receivers");
+            chart.getStyler().setXAxisMin(0.0);
             for (final Throughput throughput : throughputs)
             {
                 if (throughput.scheme().equals(scheme))
