@@ -8,6 +8,7 @@ import io.pfabric.experiment.ClassExperiment;
 import io.pfabric.hostd.workload.WorkloadMix;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -63,14 +64,8 @@ public final class ExperimentClassesCommand implements Callable<Integer>
         description = "Flows start within this time from the run's start (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
-        description = "star:N, leafspine:LxHxS or fattree:K (default: ${DEFAULT-VALUE}).")
-    String topo;
-
-    @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",
-        description = "Rate of every link (default: ${DEFAULT-VALUE}); a 2-core machine keeps up with 100m, not " +
-            "with 1g.")
-    String rate;
+    @Mixin
+    EmulatedFabricOptions fabric;
 
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -87,14 +82,14 @@ public final class ExperimentClassesCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
+        final long rateBitsPerSec = Rates.parseBitsPerSec(fabric.rate);
         final List<WorkloadMix.App> parsed = new ArrayList<>();
         for (final String app : apps)
         {
             parsed.add(WorkloadMix.App.parse(app));
         }
-        final ClassExperiment.Settings settings = new ClassExperiment.Settings(topo,
-            TestbedCommand.topology(topo, rateBitsPerSec, "pfabric"), rateBitsPerSec, parsed,
+        final ClassExperiment.Settings settings = new ClassExperiment.Settings(fabric.topo,
+            TestbedCommand.topology(fabric.topo, rateBitsPerSec, "pfabric"), rateBitsPerSec, parsed,
             TrafficClasses.parse(classes), Quantities.parseNanos(duration), seed, out, Quantities.parseNanos(grace),
             commandLine());
         if (!"root".equals(System.getProperty("user.name")))

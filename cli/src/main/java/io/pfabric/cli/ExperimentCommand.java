@@ -9,6 +9,7 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -51,14 +52,8 @@ public final class ExperimentCommand implements Callable<Integer>
             "TCP).")
     String testbed;
 
-    @Option(names = "--topo", defaultValue = "star:4", paramLabel = "SPEC",
-        description = "star:N, leafspine:LxHxS or fattree:K (default: ${DEFAULT-VALUE}).")
-    String topo;
-
-    @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",
-        description = "Rate of every link (default: ${DEFAULT-VALUE}); a 2-core machine keeps up with 100m, not " +
-            "with 1g.")
-    String rate;
+    @Mixin
+    EmulatedFabricOptions fabric;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
@@ -108,23 +103,24 @@ public final class ExperimentCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
-        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
+        final long rateBitsPerSec = Rates.parseBitsPerSec(fabric.rate);
         final Topology topology;
         if ("loopback".equals(testbed))
         {
-            final TopologySpec shape = TopologySpec.parse(topo);
+            final TopologySpec shape = TopologySpec.parse(fabric.topo);
             if (!shape.isStar())
             {
-                throw new IllegalArgumentException("--testbed loopback takes --topo star:N only, not '" + topo + "'");
+                throw new IllegalArgumentException(
+                    "--testbed loopback takes --topo star:N only, not '" + fabric.topo + "'");
             }
             topology = Experiment.loopbackStar(shape.hostsPerLeaf(), rateBitsPerSec);
         }
         else
         {
-            topology = TestbedCommand.topology(topo, rateBitsPerSec, "pfabric");
+            topology = TestbedCommand.topology(fabric.topo, rateBitsPerSec, "pfabric");
         }
-        final ExperimentSettings settings = new ExperimentSettings(testbed, topo, topology, rateBitsPerSec, workload, loads,
-            schemes, flows, seed, out, congestionControl,
+        final ExperimentSettings settings = new ExperimentSettings(testbed, fabric.topo, topology, rateBitsPerSec,
+            workload, loads, schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
             commandLine());
         if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
