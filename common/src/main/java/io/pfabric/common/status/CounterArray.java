@@ -6,12 +6,13 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A fixed number of 64-bit counters by index, in an off-heap buffer: {@link CounterSet} for counters that are not
- * named by an enum, such as one per traffic class or one per DSCP.
+ * A fixed number of 64-bit counters by index, in an off-heap buffer: one per traffic class or per DSCP, and the
+ * storage behind {@link CounterSet}'s counters named by an enum.
  * <p>
- * Single writer: the agent that owns the counters updates them through {@link #add}, keeping its own copy and
- * publishing every change with a release store, so any other thread reads consistent values with {@link #get}
- * without locking, and the owner never reads back from the shared buffer. Nothing is allocated after construction.
+ * Single writer: the agent that owns the counters updates them through {@link #add} and {@link #raiseTo}, keeping
+ * its own copy and publishing every change with a release store, so any other thread reads consistent values with
+ * {@link #get} without locking, and the owner never reads back from the shared buffer. Nothing is allocated after
+ * construction.
  */
 public final class CounterArray
 {
@@ -68,6 +69,21 @@ public final class CounterArray
         final long value = ownerValues[index] + delta;
         ownerValues[index] = value;
         values.putLongRelease(index * COUNTER_LENGTH, value);
+    }
+
+    /**
+     * Raise a high-water counter to a value if it is higher. Owner thread only.
+     *
+     * @param index which counter.
+     * @param value candidate maximum.
+     */
+    public void raiseTo(final int index, final long value)
+    {
+        if (value > ownerValues[index])
+        {
+            ownerValues[index] = value;
+            values.putLongRelease(index * COUNTER_LENGTH, value);
+        }
     }
 
     private int offset(final int index)

@@ -1,10 +1,5 @@
 package io.pfabric.common.status;
 
-import org.agrona.BitUtil;
-import org.agrona.BufferUtil;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-
 /**
  * One 64-bit counter per constant of an enum, in an off-heap buffer.
  * <p>
@@ -17,10 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public class CounterSet<E extends Enum<E>>
 {
-    private static final int COUNTER_LENGTH = Long.BYTES;
-
-    private final AtomicBuffer values;
-    private final long[] ownerValues;
+    private final CounterArray values;
 
     /**
      * Counters for every constant of an enum, all zero.
@@ -29,10 +21,7 @@ public class CounterSet<E extends Enum<E>>
      */
     public CounterSet(final Class<E> type)
     {
-        final int count = type.getEnumConstants().length;
-        ownerValues = new long[count];
-        values = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(Math.max(count, 1) * COUNTER_LENGTH, 64), 64));
+        values = new CounterArray(type.getEnumConstants().length);
     }
 
     /**
@@ -43,7 +32,7 @@ public class CounterSet<E extends Enum<E>>
      */
     public final long get(final E counter)
     {
-        return values.getLongVolatile(counter.ordinal() * COUNTER_LENGTH);
+        return values.get(counter.ordinal());
     }
 
     /**
@@ -54,10 +43,7 @@ public class CounterSet<E extends Enum<E>>
      */
     public final void add(final E counter, final long delta)
     {
-        final int index = counter.ordinal();
-        final long value = ownerValues[index] + delta;
-        ownerValues[index] = value;
-        values.putLongRelease(index * COUNTER_LENGTH, value);
+        values.add(counter.ordinal(), delta);
     }
 
     /**
@@ -68,11 +54,6 @@ public class CounterSet<E extends Enum<E>>
      */
     public final void raiseTo(final E counter, final long value)
     {
-        final int index = counter.ordinal();
-        if (value > ownerValues[index])
-        {
-            ownerValues[index] = value;
-            values.putLongRelease(index * COUNTER_LENGTH, value);
-        }
+        values.raiseTo(counter.ordinal(), value);
     }
 }
