@@ -35,16 +35,33 @@ public final class SwitchMetrics
      */
     public static void bind(final SwitchDaemon daemon, final MeterRegistry registry)
     {
-        final Tags switchTags = Tags.of("switch", daemon.name());
-        final Forwarder forwarder = daemon.forwarder();
+        final SwitchPort[] ports = new SwitchPort[daemon.portCount()];
+        for (int i = 0; i < ports.length; i++)
+        {
+            ports[i] = daemon.port(i);
+        }
+        bind(daemon.name(), daemon.forwarder(), ports, registry);
+    }
+
+    /**
+     * Register a switch's counters from its parts, as {@link #bind(SwitchDaemon, MeterRegistry)} does.
+     *
+     * @param switchName the switch's name, the {@code switch} tag.
+     * @param forwarder  the switch's forwarder.
+     * @param ports      the switch's ports.
+     * @param registry   to register with.
+     */
+    static void bind(
+        final String switchName, final Forwarder forwarder, final SwitchPort[] ports, final MeterRegistry registry)
+    {
+        final Tags switchTags = Tags.of("switch", switchName);
         FunctionCounter.builder("pfabric.forwarder.duty.cycles", forwarder,
             f -> f.counters().get(ForwarderCounter.DUTY_CYCLES)).tags(switchTags).register(registry);
         Gauge.builder("pfabric.forwarder.longest.duty.cycle.gap.ns", forwarder,
             f -> f.counters().get(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS)).tags(switchTags).register(registry);
-        for (int i = 0; i < daemon.portCount(); i++)
+        for (final SwitchPort port : ports)
         {
-            final SwitchPort port = daemon.port(i);
-            final Tags tags = Tags.of("switch", daemon.name(), "port", port.name());
+            final Tags tags = Tags.of("switch", switchName, "port", port.name());
             for (final PortCounter counter : PortCounter.values())
             {
                 FunctionCounter.builder("pfabric.port." + meterName(counter), port, p -> p.counters().get(counter))

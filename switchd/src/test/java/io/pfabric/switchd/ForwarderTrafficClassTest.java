@@ -8,6 +8,7 @@ import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -17,12 +18,14 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The forwarder hands each frame's DSCP to its egress queue: frames received in one duty cycle leave a
  * {@code pfabric-classes} port alternating between two classes of equal weight, though one class's frames are all
  * more urgent, and in pFabric's order on a plain {@code pfabric} port; each port counts what it sent per DSCP, and a
- * class port per class, every frame once.
+ * class port per class, every frame once; the metrics read those counters.
  */
 class ForwarderTrafficClassTest
 {
@@ -48,14 +51,16 @@ class ForwarderTrafficClassTest
         return frame.byteArray();
     }
 
+    private SwitchPort[] ports;
     private SwitchPort uplinkPort;
+    private Forwarder forwarder;
 
     private List<Integer> departures(final DisciplineKind kind)
     {
         final MemoryFramePort host = new MemoryFramePort();
         final MemoryFramePort uplink = new MemoryFramePort();
         final MemoryFramePort[] io = { host, uplink };
-        final SwitchPort[] ports = new SwitchPort[io.length];
+        ports = new SwitchPort[io.length];
         for (int i = 0; i < io.length; i++)
         {
             final QueueDiscipline queue = kind.newQueue(36_000, 1514, 1514, TrafficClasses.parse("1;1:46"));
@@ -63,7 +68,7 @@ class ForwarderTrafficClassTest
         }
         final ForwardingTable table = new ForwardingTable().addHost(DESTINATION, 0x02_00_00_00_00_09L, 1);
         uplinkPort = ports[1];
-        final Forwarder forwarder = new Forwarder(ports, table, true, new CachedNanoClock());
+        forwarder = new Forwarder(ports, table, true, new CachedNanoClock());
         for (int i = 0; i < 4; i++)
         {
             host.arriving.add(frame(46, 100_000, 1, i));
@@ -112,5 +117,43 @@ class ForwarderTrafficClassTest
         assertEquals(4, uplinkPort.transmittedFrames(0));
         assertEquals(4, uplinkPort.transmittedFrames(46));
         assertEquals(8, uplinkPort.counters().get(PortCounter.TRANSMITTED_FRAMES));
+    }
+
+    @Test
+    void theMetricsReadEachClassOfAPortTaggedByItsIndexAndZeroOnceThePortHasNoClasses()
+    {
+        departures(DisciplineKind.PFABRIC_CLASSES);
+        final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        SwitchMetrics.bind("s1", forwarder, ports, registry);
+        final PfabricClassQueue queue = assertInstanceOf(PfabricClassQueue.class, uplinkPort.queue());
+        assertEquals(1, queue.backloggedStretches(), "both classes were queued together once");
+        for (int k = 0; k < 2; k++)
+        {
+            assertEquals(4, classMeter(registry, "pfabric.queue.class.departed.frames", k), "class " + k);
+            assertEquals(4 * FRAME_LENGTH, classMeter(registry, "pfabric.queue.class.departed.bytes", k));
+            assertTrue(queue.backloggedBytes(k) > 0, "class " + k + " sent while both were queued");
+            assertEquals(queue.backloggedBytes(k), classMeter(registry, "pfabric.queue.class.backlogged.bytes", k));
+        }
+        assertEquals(1, registry.get("pfabric.queue.backlogged.stretches").tags("port", "p1").functionCounter()
+            .count());
+        assertNull(registry.find("pfabric.queue.class.departed.frames").tags("class", "2").functionCounter(),
+            "a meter per class of the port, no more");
+
+        uplinkPort.queue(DisciplineKind.PFABRIC.newQueue(36_000, 1514, 1514, TrafficClasses.parse("1;1:46")));
+        assertEquals(0, classMeter(registry, "pfabric.queue.class.departed.frames", 1), "a port without classes");
+        assertEquals(0, registry.get("pfabric.queue.backlogged.stretches").tags("port", "p1").functionCounter()
+            .count());
+
+        final SimpleMeterRegistry plain = new SimpleMeterRegistry();
+        SwitchMetrics.bind("s1", forwarder, ports, plain);
+        assertNull(plain.find("pfabric.queue.class.departed.frames").tags("port", "p1").functionCounter(),
+            "a port bound without classes has no class meters");
+        assertEquals(8, plain.get("pfabric.port.transmitted.frames").tags("port", "p1").functionCounter().count());
+    }
+
+    private static long classMeter(final SimpleMeterRegistry registry, final String name, final int trafficClass)
+    {
+        return (long)registry.get(name).tags("switch", "s1", "port", "p1", "class", Integer.toString(trafficClass))
+            .functionCounter().count();
     }
 }
