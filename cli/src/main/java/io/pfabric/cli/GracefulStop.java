@@ -13,6 +13,7 @@ final class GracefulStop implements AutoCloseable
 {
     static final long PATIENCE_SECONDS = 30;
 
+    private final CountDownLatch requested = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private final Thread hook;
 
@@ -27,6 +28,7 @@ final class GracefulStop implements AutoCloseable
         hook = new Thread(() ->
         {
             stop.run();
+            requested.countDown();
             try
             {
                 finished.await(PATIENCE_SECONDS, TimeUnit.SECONDS);
@@ -37,6 +39,30 @@ final class GracefulStop implements AutoCloseable
             }
         }, name);
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * Wait until SIGTERM or Ctrl-C has asked the work to stop, for a command that stays up once its own work is done.
+     * An interrupt does not end the wait; it is kept for the caller.
+     */
+    void awaitStopRequest()
+    {
+        boolean interrupted = false;
+        while (requested.getCount() > 0)
+        {
+            try
+            {
+                requested.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

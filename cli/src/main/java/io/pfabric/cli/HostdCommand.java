@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -428,12 +427,7 @@ public final class HostdCommand implements Callable<Integer>
         final long mine = trace.stream().filter(f -> f.sourceHost() == daemon.hostIndex(hostName)).count();
         err.printf(Locale.ROOT, "pfabric hostd %s: %s at load %.2f, %,d flows of the trace are this host's; FCT log " +
             "%s%n", hostName, workload, load, mine, logPath);
-        final CountDownLatch released = new CountDownLatch(1);
-        final GracefulStop stop = new GracefulStop(() ->
-        {
-            runner.stop();
-            released.countDown();
-        }, "hostd-stop");
+        final GracefulStop stop = new GracefulStop(runner::stop, "hostd-stop");
         try
         {
             final long completed;
@@ -446,7 +440,7 @@ public final class HostdCommand implements Callable<Integer>
                     err.printf(Locale.ROOT, "pfabric hostd %s: workload done, %,d of %,d flows completed; " +
                         "receiving until SIGTERM%n", hostName, completed, mine);
                     err.flush();
-                    awaitUninterruptibly(released);
+                    stop.awaitStopRequest();
                 }
                 daemon.close();
                 runner.drain(daemon, log);
@@ -469,26 +463,6 @@ public final class HostdCommand implements Callable<Integer>
                 counters.close();
             }
             stop.close();
-        }
-    }
-
-    private static void awaitUninterruptibly(final CountDownLatch latch)
-    {
-        boolean interrupted = false;
-        while (latch.getCount() > 0)
-        {
-            try
-            {
-                latch.await();
-            }
-            catch (final InterruptedException ex)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -68,6 +68,11 @@ public final class TcpdCommand implements Callable<Integer>
         description = "How long to wait for flows after the last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Option(names = "--stay",
+        description = "Once this host's flows are done, keep serving until SIGTERM, so that peers' flows to it " +
+            "still complete.")
+    boolean stay;
+
     @Mixin
     CountersFileOptions countersFile = new CountersFileOptions();
 
@@ -133,8 +138,13 @@ public final class TcpdCommand implements Callable<Integer>
                     log.close();
                 }
                 System.err.printf(Locale.ROOT, "pfabric tcpd %s: %,d of %,d flows completed, %d extra connections; " +
-                    "FCT log %s written%n", hostName, completed, mine, replay.extraConnections(), logPath);
+                    "FCT log %s written%s%n", hostName, completed, mine, replay.extraConnections(), logPath,
+                    stay ? "; serving until SIGTERM" : "");
                 System.err.flush();
+                if (stay)
+                {
+                    stop.awaitStopRequest();
+                }
             }
             finally
             {

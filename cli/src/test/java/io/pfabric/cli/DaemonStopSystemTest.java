@@ -1,6 +1,9 @@
 package io.pfabric.cli;
 
 import io.pfabric.cli.testbed.PfabricJava;
+import io.pfabric.hostd.workload.FctLogReader;
+import io.pfabric.hostd.workload.TraceFile;
+import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.testsupport.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,17 +18,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SIGTERM to switchd and to controllerd, unprivileged on loopback addresses, after they have counted something: each
- * stops as Java services do (status 143) and its {@code --counters-file} then holds the final snapshot, whose counts are the ones it printed
- * at its stop.
+ * SIGTERM to switchd, controllerd and a tcpd that stays, unprivileged on loopback addresses, after they have counted
+ * something: each stops as Java services do (status 143) and its {@code --counters-file} then holds the final
+ * snapshot, whose counts are the ones it printed at its stop.
  */
 @Timeout(120)
 class DaemonStopSystemTest
@@ -140,5 +146,56 @@ class DaemonStopSystemTest
         assertEquals(1, last.sum(CountersFile.STOPPED), output);
         assertEquals(GARBAGE_DATAGRAMS, last.sum("pfabric_controller_messages_malformed_total"), output);
         assertTrue(output.contains("refused malformed " + GARBAGE_DATAGRAMS), output);
+    }
+
+    @Test
+    void tcpdWithStayServesItsPeersFlowsUntilSigtermAndBothWriteTheirFinalCounters() throws Exception
+    {
+        final int flows = 5;
+        Files.writeString(directory.resolve("topology.yaml"), TOPOLOGY.replace("ip: 10.84.0.", "ip: 127.0.84.3"));
+        final List<WorkloadTrace.FlowSpec> trace = new ArrayList<>();
+        for (int i = 0; i < flows; i++)
+        {
+            trace.add(new WorkloadTrace.FlowSpec(i, 0, 1, 20_000L * (i + 1),
+                TimeUnit.MILLISECONDS.toNanos(1_000 + 50 * i)));
+        }
+        TraceFile.write(directory.resolve("trace.csv"), trace, List.of("h1", "h2"));
+        final Path receiverLog = directory.resolve("tcpd-h2.log");
+        final Process receiver = start(receiverLog, tcpd("h2", "--stay"));
+        final Path senderLog = directory.resolve("tcpd-h1.log");
+        final Process sender = start(senderLog, tcpd("h1"));
+
+        assertTrue(sender.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS), () -> "h1's tcpd ends; its log:\n" +
+            PfabricJava.text(senderLog));
+        final String sent = PfabricJava.text(senderLog);
+        assertEquals(0, sender.exitValue(), sent);
+        assertTrue(sent.contains(flows + " of " + flows + " flows completed"), sent);
+        final List<FctLogReader.Row> rows = FctLogReader.read(directory.resolve("fct-tcp-h1.csv"));
+        assertEquals(flows, rows.size(), sent);
+        assertTrue(rows.stream().allMatch(FctLogReader.Row::isComplete), rows::toString);
+        final PrometheusText senderCounters = PrometheusText.read(directory.resolve("tcpd-h1.prom"));
+        assertEquals(flows, senderCounters.sum("pfabric_tcp_flows_completed_total", "host", "h1"), sent);
+        assertEquals(1, senderCounters.sum(CountersFile.STOPPED), sent);
+
+        assertTrue(PfabricJava.text(receiverLog).contains("serving until SIGTERM"), PfabricJava.text(receiverLog));
+        assertTrue(receiver.isAlive(), "h2's tcpd, its own flows long done, still serves");
+        final int exit = PfabricJava.terminate(receiver, 30_000);
+        final String received = PfabricJava.text(receiverLog);
+        assertEquals(143, exit, () -> "exits as Java services do on SIGTERM; its log:\n" + received);
+        final PrometheusText receiverCounters = PrometheusText.read(directory.resolve("tcpd-h2.prom"));
+        assertEquals(1, receiverCounters.sum(CountersFile.STOPPED), received);
+        assertEquals(0, receiverCounters.sum("pfabric_tcp_flows_completed_total", "host", "h2"), received);
+        assertFalse(Files.exists(directory.resolve(".tcpd-h2.prom.partial")), "no partial snapshot is left");
+    }
+
+    private String[] tcpd(final String host, final String... more)
+    {
+        final List<String> arguments = new ArrayList<>(List.of("tcpd", "--topology",
+            directory.resolve("topology.yaml").toString(), "--name", host, "--trace",
+            directory.resolve("trace.csv").toString(), "--pool", "1", "--grace", "20s", "--fct-log",
+            directory.resolve("fct-tcp-" + host + ".csv").toString(), "--counters-file",
+            directory.resolve("tcpd-" + host + ".prom").toString(), "--counters-interval", "200ms"));
+        arguments.addAll(List.of(more));
+        return arguments.toArray(String[]::new);
     }
 }
