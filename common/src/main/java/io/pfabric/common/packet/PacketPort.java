@@ -12,6 +12,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * this process and read and written through Agrona buffers. JNA is used to set them up, for one transmit kick per
  * batch ({@link #flush()}) and to wait when idle ({@link #awaitReceive(int)}).
  * <p>
+ * The receive socket is opened with protocol 0, which receives nothing, and takes every protocol only when it is
+ * bound to the interface: a socket opened for every protocol receives the frames of every interface of the namespace
+ * until it is bound, and the ring would hold them as if they had arrived on this port.
+ * <p>
  * Frames whose wire length exceeds {@link #maxFrameLength()} (the interface MTU plus the Ethernet header unless set
  * otherwise) are counted in {@link #oversizeDrops()} and dropped. Single-threaded.
  */
@@ -132,7 +136,7 @@ public final class PacketPort implements FramePort
         PacketRing txRing = null;
         try
         {
-            rxFd = openSocket(interfaceName, LibC.ETH_P_ALL_NETWORK_ORDER);
+            rxFd = openSocket(interfaceName, 0);
             setInt(rxFd, LibC.PACKET_VERSION, LibC.TPACKET_V2, interfaceName);
             setInt(rxFd, LibC.PACKET_IGNORE_OUTGOING, 1, interfaceName);
             rxRing = PacketRing.map(rxFd, LibC.PACKET_RX_RING, DEFAULT_RING_FRAME_LENGTH, ringFrames, interfaceName);

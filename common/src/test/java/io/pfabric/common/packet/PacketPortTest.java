@@ -14,10 +14,14 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,6 +39,9 @@ class PacketPortTest
         Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
     private static final String A = "pfta";
     private static final String B = "pftb";
+    private static final String C = "pftc";
+    private static final String D = "pftd";
+    private static final int OPENS = 50;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(10);
     private static boolean created;
 
@@ -55,6 +62,9 @@ class PacketPortTest
         run("ip", "-n", NAMESPACE, "link", "add", A, "mtu", "9000", "type", "veth", "peer", "name", B, "mtu", "9000");
         run("ip", "-n", NAMESPACE, "link", "set", A, "up");
         run("ip", "-n", NAMESPACE, "link", "set", B, "up");
+        run("ip", "-n", NAMESPACE, "link", "add", C, "type", "veth", "peer", "name", D);
+        run("ip", "-n", NAMESPACE, "link", "set", C, "up");
+        run("ip", "-n", NAMESPACE, "link", "set", D, "up");
     }
 
     @AfterAll
@@ -203,5 +213,62 @@ class PacketPortTest
         final PacketSocketException error = inNamespace(() ->
             assertThrows(PacketSocketException.class, () -> PacketPort.open("pft-missing")));
         assertTrue(error.getMessage().contains("no interface named 'pft-missing'"), error.getMessage());
+    }
+
+    @Test
+    void receivesOnlyItsOwnInterfacesFramesFromTheMomentItOpensWhileAnotherInterfaceIsBusy() throws Exception
+    {
+        final AtomicBoolean flooding = new AtomicBoolean(true);
+        final AtomicLong flooded = new AtomicLong();
+        final CountDownLatch floodStarted = new CountDownLatch(1);
+        final ExecutorService flooder = Executors.newSingleThreadExecutor();
+        try
+        {
+            final Future<?> flood = flooder.submit(() ->
+            {
+                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
+                try (PacketPort d = PacketPort.open(D, 256, 1514))
+                {
+                    final UnsafeBuffer frame = frame(7, 60);
+                    final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                    while (flooding.get() && System.nanoTime() < deadlineNs)
+                    {
+                        for (int i = 0; i < 32; i++)
+                        {
+                            d.transmit(frame, 0, 60);
+                        }
+                        flooded.addAndGet(d.flush());
+                        floodStarted.countDown();
+                    }
+                }
+                return null;
+            });
+            assertTrue(floodStarted.await(20, TimeUnit.SECONDS), "the other interface is busy");
+            final int[] strays = inNamespace(() ->
+            {
+                int framesTaken = 0;
+                int opensWhileBusy = 0;
+                for (int i = 0; i < OPENS; i++)
+                {
+                    final long floodedBefore = flooded.get();
+                    try (PacketPort a = PacketPort.open(A))
+                    {
+                        opensWhileBusy += flooded.get() > floodedBefore ? 1 : 0;
+                        framesTaken += a.receive((buffer, offset, length) -> { }, 1024);
+                    }
+                }
+                return new int[] { framesTaken, opensWhileBusy };
+            });
+            flooding.set(false);
+            flood.get(30, TimeUnit.SECONDS);
+            assertTrue(strays[1] > OPENS / 2, () -> "frames crossed the other interface during most opens: " +
+                strays[1] + " of " + OPENS);
+            assertEquals(0, strays[0], "a port received frames of another interface (A's peer sends nothing)");
+        }
+        finally
+        {
+            flooding.set(false);
+            flooder.shutdownNow();
+        }
     }
 }
