@@ -157,16 +157,6 @@ final class Soak
         {
             return received == accounted;
         }
-
-        /**
-         * Whether this is a link's identity (frames sent at one end, received at the other) rather than a switch's.
-         *
-         * @return true for a link.
-         */
-        boolean isLink()
-        {
-            return where.contains(" -> ");
-        }
     }
 
     /**
