@@ -1,13 +1,7 @@
 package io.pfabric.sim;
 
-import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
-import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.workload.WorkloadTrace;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -23,33 +17,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BackloggedShareMeterTest
 {
     private static final long SECOND_NS = 1_000_000_000L;
-    private static final int RECEIVER = 0;
-    private static final int LEAF = 0;
-    private static final int[] WEIGHTS = { 3, 1 };
-
-    private static List<WorkloadTrace.FlowSpec> flows()
-    {
-        final List<WorkloadTrace.FlowSpec> flows = new ArrayList<>();
-        int index = 0;
-        for (int sender = 1; sender <= 6; sender++)
-        {
-            final boolean classZero = sender <= 3;
-            for (int k = 0; k < 2; k++)
-            {
-                final long segments = (classZero ? 200L : 80L) * (2 * ((sender - 1) % 3) + k + 1);
-                flows.add(new WorkloadTrace.FlowSpec(index++, sender, RECEIVER, segments * 1_460, 0,
-                    classZero ? 0 : 8));
-            }
-        }
-        return flows;
-    }
+    private static final int RECEIVER = TrafficClassSimulatorTest.RECEIVER;
+    private static final int LEAF = TrafficClassSimulatorTest.LEAF;
+    private static final int[] WEIGHTS = TrafficClassSimulatorTest.WEIGHTS;
 
     @Test
     void theBothBackloggedShareAtTheBottleneckIsTheWeightsWithinDrrsBound()
     {
-        final SimFabric fabric = SimFabric.paper().withShape(1, 7, 0)
-            .withClasses(TrafficClasses.parse(WEIGHTS[0] + ":0-7;" + WEIGHTS[1] + ":8-15"));
-        final Simulator simulator = new Simulator(fabric, TransportConfiguration.PAPER.withLineRate(), 7);
+        final Simulator simulator = TrafficClassSimulatorTest.saturatedSimulator();
         final PfabricClassQueue queue = assertInstanceOf(PfabricClassQueue.class, simulator.queue(LEAF, RECEIVER));
         final long[] independent = new long[2];
         final long[] all = new long[2];
@@ -82,7 +57,7 @@ class BackloggedShareMeterTest
                 }
             }
         }));
-        simulator.run(flows(), SECOND_NS);
+        simulator.run(TrafficClassSimulatorTest.flows(), SECOND_NS);
 
         int index = -1;
         for (int i = 0; i < meter.ports(); i++)

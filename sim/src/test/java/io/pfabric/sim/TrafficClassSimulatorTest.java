@@ -30,12 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TrafficClassSimulatorTest
 {
+    static final int RECEIVER = 0;
+    static final int LEAF = 0;
+    static final int[] WEIGHTS = { 3, 1 };
     private static final long SECOND_NS = 1_000_000_000L;
-    private static final int RECEIVER = 0;
-    private static final int LEAF = 0;
     private static final int CLASS_0_DSCP = 0;
     private static final int CLASS_1_DSCP = 8;
-    private static final int[] WEIGHTS = { 3, 1 };
 
     /**
      * A frame the receiver's port started to send: its class, its length, and whether both classes still held
@@ -52,7 +52,11 @@ class TrafficClassSimulatorTest
     {
     }
 
-    private static List<WorkloadTrace.FlowSpec> flows()
+    /**
+     * Six senders under one leaf, three per class, each with two flows that saturate the receiver's port: class 0's
+     * 2.5 times as long.
+     */
+    static List<WorkloadTrace.FlowSpec> flows()
     {
         final List<WorkloadTrace.FlowSpec> flows = new ArrayList<>();
         int index = 0;
@@ -70,12 +74,21 @@ class TrafficClassSimulatorTest
         return flows;
     }
 
-    @Test
-    void twoSaturatingClassesSplitThePortByWeightWithinDrrsBoundAndEachKeepsSizeOrder()
+    /**
+     * The paper's fabric cut to one leaf of seven hosts, classes of {@link #WEIGHTS} on DSCPs 0-7 and 8-15, line-rate
+     * hosts, for {@link #flows()}.
+     */
+    static Simulator saturatedSimulator()
     {
         final SimFabric fabric = SimFabric.paper().withShape(1, 7, 0)
             .withClasses(TrafficClasses.parse(WEIGHTS[0] + ":0-7;" + WEIGHTS[1] + ":8-15"));
-        final Simulator simulator = new Simulator(fabric, TransportConfiguration.PAPER.withLineRate(), 7);
+        return new Simulator(fabric, TransportConfiguration.PAPER.withLineRate(), 7);
+    }
+
+    @Test
+    void twoSaturatingClassesSplitThePortByWeightWithinDrrsBoundAndEachKeepsSizeOrder()
+    {
+        final Simulator simulator = saturatedSimulator();
         final PfabricClassQueue queue = assertInstanceOf(PfabricClassQueue.class, simulator.queue(LEAF, RECEIVER));
         final List<Departure> departures = new ArrayList<>();
         simulator.transmitObserver(new TransmitObserver()

@@ -1,6 +1,5 @@
 package io.pfabric.dataplane.queue;
 
-import io.pfabric.common.topology.TrafficClasses;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,23 +13,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PfabricClassQueueCountersTest
 {
     private static final int FULL = 1500;
-    private static final int MAX_FRAME = 1514;
+    private static final int MAX_FRAME = QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH;
     private static final int CLASS_0 = 0;
     private static final int CLASS_1 = 8;
 
     private final QueueRecorder recorder = new QueueRecorder();
 
-    private PfabricClassQueue queue(final long capacityLength, final String classes)
-    {
-        final PfabricClassQueue queue = new PfabricClassQueue(capacityLength, MAX_FRAME, TrafficClasses.parse(classes));
-        queue.dropHandler(recorder);
-        return queue;
-    }
-
     @Test
     void framesCountAsBackloggedUntilAClassRunsOutAndEachFrameOnceInItsClass()
     {
-        final PfabricClassQueue queue = queue(20_000, "3;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(20_000, "3;1:8");
         for (int i = 1; i <= 7; i++)
         {
             recorder.offer(queue, i, FULL, 100, i, CLASS_0);
@@ -58,7 +50,7 @@ class PfabricClassQueueCountersTest
     @Test
     void anEvictionThatEmptiesAClassEndsTheStretch()
     {
-        final PfabricClassQueue queue = queue(4_500, "3;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(4_500, "3;1:8");
         recorder.offer(queue, 1, FULL, 10, 1, CLASS_0);
         recorder.offer(queue, 2, FULL, 20, 1, CLASS_0);
         recorder.offer(queue, 21, FULL, 10, 21, CLASS_1);

@@ -1,6 +1,5 @@
 package io.pfabric.dataplane.queue;
 
-import io.pfabric.common.topology.TrafficClasses;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -20,24 +19,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PfabricClassQueueScenarioTest
 {
     private static final int FULL = 1500;
-    private static final int MAX_FRAME = 1514;
+    private static final int MAX_FRAME = QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH;
     private static final int CLASS_0 = 0;
     private static final int CLASS_1 = 8;
     private static final int CLASS_2 = 16;
 
     private final QueueRecorder recorder = new QueueRecorder();
 
-    private PfabricClassQueue queue(final long capacityLength, final String classes)
-    {
-        final PfabricClassQueue queue = new PfabricClassQueue(capacityLength, MAX_FRAME, TrafficClasses.parse(classes));
-        queue.dropHandler(recorder);
-        return queue;
-    }
-
     @Test
     void equalWeightsAlternateFrameByFrameWithPfabricsOrderInsideEachClass()
     {
-        final PfabricClassQueue queue = queue(36_000, "1;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(36_000, "1;1:8");
         recorder.offer(queue, 1, FULL, 50, 0xA, CLASS_0);
         recorder.offer(queue, 2, FULL, 10, 0xB, CLASS_1);
         recorder.offer(queue, 3, FULL, 20, 0xC, CLASS_0);
@@ -50,7 +42,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void aClassOfWeightThreeSendsThreeFullFramesPerTurnAgainstOne()
     {
-        final PfabricClassQueue queue = queue(20_000, "3;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(20_000, "3;1:8");
         for (int i = 1; i <= 7; i++)
         {
             assertTrue(recorder.offer(queue, i, FULL, 100, i, CLASS_0));
@@ -67,7 +59,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void aClassThatBecomesBackloggedJoinsTheRoundBehindTheOthers()
     {
-        final PfabricClassQueue queue = queue(36_000, "1;1:8;1:16");
+        final PfabricClassQueue queue = recorder.classQueue(36_000, "1;1:8;1:16");
         recorder.offer(queue, 1, FULL, 10, 1, CLASS_0);
         recorder.offer(queue, 2, FULL, 10, 2, CLASS_0);
         recorder.offer(queue, 31, FULL, 10, 31, CLASS_2);
@@ -80,7 +72,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void aFlowsEarliestFrameLeavesFirstWithinItsClass()
     {
-        final PfabricClassQueue queue = queue(36_000, "1;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(36_000, "1;1:8");
         recorder.offer(queue, 10, FULL, 0, 0xA, CLASS_0);
         recorder.offer(queue, 1, FULL, 900, 0xA, CLASS_1);
         recorder.offer(queue, 2, FULL, 500, 0xB, CLASS_1);
@@ -92,7 +84,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void anArrivalWithinItsSharePushesOutAnotherClassAndBeyondItMeetsPfabricsRuleInItsOwnClass()
     {
-        final PfabricClassQueue queue = queue(6_000, "1;1:8");
+        final PfabricClassQueue queue = recorder.classQueue(6_000, "1;1:8");
         assertEquals(3_000, queue.shareLength(0));
         for (int i = 1; i <= 4; i++)
         {
@@ -118,7 +110,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void theClassFurthestOverItsShareLosesItsLeastUrgentFrameNewestFirst()
     {
-        final PfabricClassQueue queue = queue(9_000, "1;1:8;1:16");
+        final PfabricClassQueue queue = recorder.classQueue(9_000, "1;1:8;1:16");
         recorder.offer(queue, 1, FULL, 5, 1, CLASS_0);
         recorder.offer(queue, 2, FULL, 6, 2, CLASS_0);
         recorder.offer(queue, 11, FULL, 10, 11, CLASS_1);
@@ -138,7 +130,7 @@ class PfabricClassQueueScenarioTest
     @Test
     void mapsEachDscpToItsClassAndUnlistedOnesToClassZero()
     {
-        final PfabricClassQueue queue = queue(36_000, "3:0-7;1:8-15,46");
+        final PfabricClassQueue queue = recorder.classQueue(36_000, "3:0-7;1:8-15,46");
         assertEquals(0, queue.classOf(0));
         assertEquals(0, queue.classOf(7));
         assertEquals(1, queue.classOf(8));
@@ -159,7 +151,7 @@ class PfabricClassQueueScenarioTest
     {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
-        final PfabricClassQueue queue = queue(36_000, "1:0-7;2:8-15;3:16-23;1:24-31");
+        final PfabricClassQueue queue = recorder.classQueue(36_000, "1:0-7;2:8-15;3:16-23;1:24-31");
         final SplittableRandom random = new SplittableRandom(7);
         final UnsafeBuffer frame = recorder.frame(1, MAX_FRAME);
         final UnsafeBuffer out = new UnsafeBuffer(new byte[2048]);
@@ -198,7 +190,7 @@ class PfabricClassQueueScenarioTest
     void eachTurnSendsTheClassesQuantumWithinOneLongestFrame()
     {
         final int[] weights = { 5, 2, 1 };
-        final PfabricClassQueue queue = queue(200 * MAX_FRAME, "5;2:8;1:16");
+        final PfabricClassQueue queue = recorder.classQueue(200 * MAX_FRAME, "5;2:8;1:16");
         final SplittableRandom random = new SplittableRandom(17);
         final UnsafeBuffer out = new UnsafeBuffer(new byte[MAX_FRAME]);
         long id = 0;

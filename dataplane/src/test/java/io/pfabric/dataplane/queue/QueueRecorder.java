@@ -1,5 +1,6 @@
 package io.pfabric.dataplane.queue;
 
+import io.pfabric.common.topology.TrafficClasses;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -21,6 +22,17 @@ final class QueueRecorder implements DropHandler
     {
         droppedIds.add(length >= Long.BYTES ? buffer.getLong(offset, ByteOrder.BIG_ENDIAN) : -1L);
         dropReasons.add(reason);
+    }
+
+    /**
+     * A class queue for frames of up to 1514 bytes whose drops this records.
+     */
+    PfabricClassQueue classQueue(final long capacityLength, final String classes)
+    {
+        final PfabricClassQueue queue = new PfabricClassQueue(capacityLength,
+            QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, TrafficClasses.parse(classes));
+        queue.dropHandler(this);
+        return queue;
     }
 
     UnsafeBuffer frame(final long id, final int length)
