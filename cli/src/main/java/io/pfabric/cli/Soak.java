@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +42,7 @@ final class Soak
 {
     static final String DONE_LINE = "workload done";
     private static final int SIGTERM_EXIT_CODE = 128 + 15;
+    private static final String PORT_DROPS = "pfabric_port_dropped_frames_total";
     private static final long POLL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long STOP_PATIENCE_SECONDS = 60;
     private static final long START_PATIENCE_NS = TimeUnit.SECONDS.toNanos(60);
@@ -536,13 +538,10 @@ final class Soak
             final String[] at = { "switch", spec.name() };
             final long received = count(counters, "pfabric_port_received_frames_total", at);
             final long transmitted = count(counters, "pfabric_port_transmitted_frames_total", at);
-            final long queueDrops = count(counters, "pfabric_queue_tail_drop_packets_total", at) +
-                count(counters, "pfabric_queue_priority_drop_arrival_packets_total", at) +
-                count(counters, "pfabric_queue_priority_eviction_packets_total", at) +
-                count(counters, "pfabric_queue_bad_length_packets_total", at);
-            final long portDrops = count(counters, "pfabric_port_dropped_malformed_total", at) +
-                count(counters, "pfabric_port_dropped_no_route_total", at) +
-                count(counters, "pfabric_port_dropped_unsupported_total", at) +
+            final long queueDrops = count(counters, "pfabric_queue_dropped_frames_total", at);
+            final long portDrops = count(counters, PORT_DROPS, with(at, "reason", "malformed")) +
+                count(counters, PORT_DROPS, with(at, "reason", "no_route")) +
+                count(counters, PORT_DROPS, with(at, "reason", "unsupported")) +
                 count(counters, "pfabric_port_arp_ignored_total", at);
             final long queued = count(counters, "pfabric_queue_occupancy_frames", at);
             identities.add(new Identity(spec.name(), received, transmitted + queueDrops + portDrops + queued,
@@ -566,11 +565,19 @@ final class Soak
         final String[] to = { "switch", toSwitch, "port", toPort };
         final long sent = count(counters, "pfabric_port_transmitted_frames_total", from);
         final long received = count(counters, "pfabric_port_received_frames_total", to);
-        final long ringFull = count(counters, "pfabric_port_dropped_ring_full_total", to);
-        final long oversize = count(counters, "pfabric_port_dropped_oversize_total", to);
+        final long ringFull = count(counters, PORT_DROPS, with(to, "reason", "ring_full"));
+        final long oversize = count(counters, PORT_DROPS, with(to, "reason", "oversize"));
         return new Identity(fromSwitch + ":" + fromPort + " -> " + toSwitch + ":" + toPort, sent,
             received + ringFull + oversize, String.format(Locale.ROOT,
                 "received %,d + receive ring full %,d + oversize %,d", received, ringFull, oversize));
+    }
+
+    private static String[] with(final String[] labels, final String name, final String value)
+    {
+        final String[] more = Arrays.copyOf(labels, labels.length + 2);
+        more[labels.length] = name;
+        more[labels.length + 1] = value;
+        return more;
     }
 
     private static long count(final PrometheusText counters, final String name, final String[] labels)
