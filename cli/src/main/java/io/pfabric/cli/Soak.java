@@ -10,6 +10,7 @@ import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testbed.monitor.PrometheusText;
 
 import java.io.File;
 import java.io.IOException;

@@ -12,6 +12,7 @@ import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 import io.pfabric.testbed.PfabricJvm;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -74,9 +75,16 @@ public final class TestbedCommand
                 "(default: ${DEFAULT-VALUE}).")
         String discipline;
 
+        @Option(names = "--metrics", defaultValue = "0", paramLabel = "[HOST:]PORT",
+            description = "Where the switches serve their meters for Prometheus (/metrics; a PORT alone listens on " +
+                "127.0.0.1; default 0, a free port), recorded in the testbed's state for 'pfabric monitor' and " +
+                "'pfabric top'.")
+        String metrics;
+
         public Integer call() throws Exception
         {
             DisciplineKind.byName(discipline);
+            MetricsServer.address(metrics);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
             final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
             if (!leftovers.isEmpty())
@@ -92,6 +100,8 @@ public final class TestbedCommand
             command.add("testbed");
             command.add("switches");
             command.add(topologyFile.toString());
+            command.add("--metrics");
+            command.add(metrics);
             final File log = state.resolve("switches.log").toFile();
             final Process switches = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
@@ -196,7 +206,8 @@ public final class TestbedCommand
                     {
                         SwitchMetrics.bind(runner.daemon(spec.name()), registry);
                     }
-                    counters = countersFile.start(registry, System.err);
+                    counters = countersFile.start(registry, System.err, MetricsEndpoint.SWITCHES,
+                        MetricsEndpoint.SWITCHES, topologyFile.toAbsolutePath().getParent());
                 }
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");

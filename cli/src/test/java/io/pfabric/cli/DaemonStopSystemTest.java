@@ -4,6 +4,7 @@ import io.pfabric.cli.testbed.PfabricJava;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.testbed.monitor.PrometheusText;
 import io.pfabric.testsupport.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import java.util.function.ToLongBiFunction;
  * scraped; the data path never calls Micrometer. Queue meters follow the port's current queue, so their counts start
  * again from zero when the port's discipline is changed. A port whose queue has traffic classes
  * ({@link PfabricClassQueue}) when the meters are bound also has per-class meters, tagged {@code class} with the
- * class's index: {@code pfabric.queue.class.departed.frames}, {@code pfabric.queue.class.departed.bytes} and
+ * class's index: {@code pfabric.queue.class.departed.frames}, {@code pfabric.queue.class.departed.bytes}, {@code pfabric.queue.class.dropped.frames} and
  * {@code pfabric.queue.class.backlogged.bytes} (bytes sent while every class was backlogged), and
  * {@code pfabric.queue.backlogged.stretches}; they read 0 while the port's queue has no such class.
  */
@@ -190,6 +190,9 @@ public final class SwitchMetrics
                 classTags, k, PfabricClassQueue::departedFrames);
             classCounter(registry, "pfabric.queue.class.departed.bytes", "Bytes the traffic class sent", port,
                 classTags, k, PfabricClassQueue::departedBytes);
+            classCounter(registry, "pfabric.queue.class.dropped.frames",
+                "Frames of the traffic class the port's egress queue dropped, arriving or buffered, for any reason",
+                port, classTags, k, PfabricClassQueue::droppedFrames);
             classCounter(registry, "pfabric.queue.class.backlogged.bytes",
                 "Bytes the traffic class sent while every class of the port was backlogged", port, classTags, k,
                 PfabricClassQueue::backloggedBytes);
