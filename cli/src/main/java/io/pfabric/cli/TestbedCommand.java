@@ -93,6 +93,7 @@ public final class TestbedCommand
             }
             final Path state = stateDirectory();
             Files.createDirectories(state);
+            MetricsEndpoint.removeAll(state);
             final Path topologyFile = state.resolve("topology.yaml");
             Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
             final NetnsFabric fabric = NetnsFabric.build(topology, PREFIX);

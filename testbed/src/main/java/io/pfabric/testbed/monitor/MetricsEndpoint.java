@@ -93,6 +93,28 @@ public record MetricsEndpoint(String role, String name, String address)
     }
 
     /**
+     * Remove every record of a testbed, those a crash left too: for a testbed coming up.
+     *
+     * @param stateDirectory the testbed's state directory.
+     * @throws IOException if one cannot be removed.
+     */
+    public static void removeAll(final Path stateDirectory) throws IOException
+    {
+        final Path directory = stateDirectory.resolve(DIRECTORY);
+        if (!Files.isDirectory(directory))
+        {
+            return;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory))
+        {
+            for (final Path file : files)
+            {
+                Files.delete(file);
+            }
+        }
+    }
+
+    /**
      * Every record of a testbed, by role and name.
      *
      * @param stateDirectory the testbed's state directory.
