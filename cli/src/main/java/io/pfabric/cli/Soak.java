@@ -10,7 +10,10 @@ import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.testbed.monitor.PrometheusText;
+import io.pfabric.testbed.monitor.Top;
+import io.pfabric.testbed.monitor.TopView;
 
 import java.io.File;
 import java.io.IOException;
@@ -212,6 +215,24 @@ final class Soak
     static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress)
         throws IOException, InterruptedException
     {
+        return run(settings, pfabric, progress, null);
+    }
+
+    /**
+     * Run a soak, showing its switch ports and hosts as {@code pfabric top} does while it runs.
+     *
+     * @param settings what to run.
+     * @param pfabric  the command that runs {@code pfabric}.
+     * @param progress where progress lines go.
+     * @param live     where the view is redrawn every second (every daemon then also serves {@code --metrics}, and
+     *                 the output directory holds their records as a testbed's state does), or null for no view.
+     * @return what it saw.
+     * @throws IOException          if a process or file fails.
+     * @throws InterruptedException if interrupted.
+     */
+    static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress,
+        final PrintStream live) throws IOException, InterruptedException
+    {
         final Topology topology = TopologySpec.parse(settings.topologySpec())
             .toTopology(settings.rateBitsPerSec(), "pfabric");
         Files.createDirectories(settings.out());
@@ -231,7 +252,8 @@ final class Soak
             {
                 final String counterInterval = Math.max(1, settings.sampleIntervalNs() / 4_000_000_000L) + "s";
                 Daemon switches = start(settings, pfabric, "switches", List.of("testbed", "switches",
-                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
+                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval),
+                    null != live);
                 daemons.add(switches);
                 awaitFile(switches, START_PATIENCE_NS);
                 for (final HostSpec host : topology.hosts())
@@ -241,7 +263,8 @@ final class Soak
                         "--workload", settings.workload(), "--load", Double.toString(settings.load()), "--duration",
                         settings.durationNs() / 1_000_000 + "ms", "--seed", Long.toString(settings.seed()),
                         "--fct-log", fctLog(settings, host.name()).toString(), "--grace",
-                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
+                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval),
+                        null != live));
                 }
                 final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
@@ -252,6 +275,9 @@ final class Soak
                 final long deadlineNs = startNs + settings.durationNs() + settings.graceNs() + FINISH_PATIENCE_NS +
                     START_PATIENCE_NS;
                 long nextSampleNs = startNs + settings.sampleIntervalNs();
+                PrometheusText liveBefore = null;
+                long liveBeforeNs = System.nanoTime();
+                String lastLine = "";
                 final Set<String> done = new HashSet<>();
                 while (!allDone(hosts, done))
                 {
@@ -266,15 +292,29 @@ final class Soak
                         nowNs - startNs >= settings.killSwitchesAtNs())
                     {
                         switches = killAndRestart(settings, pfabric, switches, topologyFile, counterInterval,
-                            progress);
+                            progress, null != live);
                         daemons.set(0, switches);
                         switchKills++;
                     }
                     if (nowNs - nextSampleNs >= 0)
                     {
                         nextSampleNs += settings.sampleIntervalNs();
-                        progress.println(progressLine(sampleAll(daemons, nowNs - startNs, samples),
-                            nowNs - startNs, settings, trace.size()));
+                        lastLine = progressLine(sampleAll(daemons, nowNs - startNs, samples), nowNs - startNs,
+                            settings, trace.size());
+                        progress.println(lastLine);
+                    }
+                    if (null != live)
+                    {
+                        final List<String> problems = new ArrayList<>();
+                        final PrometheusText now = Top.scrape(MetricsEndpoint.readAll(settings.out()), problems);
+                        final long liveNowNs = System.nanoTime();
+                        final TopView view = TopView.of(liveBefore, now, (liveNowNs - liveBeforeNs) / 1e9);
+                        live.print(Top.CLEAR + Top.screen(view, String.format(Locale.ROOT, "pfabric soak  %s of " +
+                            "%s  %s", seconds(liveNowNs - startNs), seconds(settings.durationNs()),
+                            settings.topologySpec()), problems) + "\n" + lastLine + "\n");
+                        live.flush();
+                        liveBefore = now;
+                        liveBeforeNs = liveNowNs;
                     }
                     TimeUnit.NANOSECONDS.sleep(Math.min(POLL_NS, Math.max(1, nextSampleNs - System.nanoTime())));
                 }
@@ -326,7 +366,7 @@ final class Soak
     }
 
     private static Daemon killAndRestart(final Settings settings, final List<String> pfabric, final Daemon switches,
-        final Path topologyFile, final String counterInterval, final PrintStream progress)
+        final Path topologyFile, final String counterInterval, final PrintStream progress, final boolean live)
         throws IOException, InterruptedException
     {
         switches.process().destroyForcibly();
@@ -337,7 +377,7 @@ final class Soak
         Files.move(switches.log(), switches.log().resolveSibling("switches-killed.log"),
             StandardCopyOption.REPLACE_EXISTING);
         final Daemon restarted = start(settings, pfabric, "switches", List.of("testbed", "switches",
-            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
+            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval), live);
         awaitFile(restarted, START_PATIENCE_NS);
         return restarted;
     }
@@ -367,7 +407,7 @@ final class Soak
     }
 
     private static Daemon start(final Settings settings, final List<String> pfabric, final String name,
-        final List<String> arguments) throws IOException
+        final List<String> arguments, final boolean live) throws IOException
     {
         final Path counters = settings.out().resolve("counters-" + name + ".prom");
         final Path log = settings.out().resolve(name + ".log");
@@ -377,8 +417,17 @@ final class Soak
         command.addAll(arguments);
         command.add("--counters-file");
         command.add(counters.toString());
+        if (live)
+        {
+            command.add("--metrics");
+            command.add("0");
+        }
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        if (live && "switches".equals(name))
+        {
+            Files.writeString(settings.out().resolve(MetricsEndpoint.SWITCHES_PID), Long.toString(process.pid()));
+        }
         return new Daemon(name, process, counters, log);
     }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Top
 {
-    private static final String CLEAR = "\033[H\033[2J";
+    /** ANSI: cursor home, clear the screen. */
+    public static final String CLEAR = "\033[H\033[2J";
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
 
     private Top()
@@ -59,6 +60,24 @@ public final class Top
     }
 
     /**
+     * A view as text, then the daemons that did not answer.
+     *
+     * @param view     the view.
+     * @param heading  its first line.
+     * @param problems one line per daemon that did not answer.
+     * @return the text.
+     */
+    public static String screen(final TopView view, final String heading, final List<String> problems)
+    {
+        final StringBuilder screen = new StringBuilder(view.render(heading));
+        for (final String problem : problems)
+        {
+            screen.append(problem).append('\n');
+        }
+        return screen.toString();
+    }
+
+    /**
      * Show the running testbed until interrupted, or once.
      *
      * @param stateDirectory the testbed's state directory.
@@ -89,11 +108,7 @@ public final class Top
             final String heading = String.format(Locale.ROOT, "pfabric top  %s  %d switches, %d hosts, %d daemons " +
                 "serving metrics; rates over %.1f s%s", LocalTime.now().format(TIME), topology.switches().size(),
                 topology.hosts().size(), endpoints.size(), view.intervalSeconds(), once ? "" : " (Ctrl-C quits)");
-            final StringBuilder screen = new StringBuilder(view.render(heading));
-            for (final String problem : problems)
-            {
-                screen.append(problem).append('\n');
-            }
+            final String screen = screen(view, heading, problems);
             out.print(once ? screen : CLEAR + screen);
             out.flush();
             if (once)
