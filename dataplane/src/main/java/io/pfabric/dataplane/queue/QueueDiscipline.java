@@ -9,7 +9,9 @@ import org.agrona.MutableDirectBuffer;
  * The owner offers frames with {@link #enqueue} and takes the next frame for the wire with {@link #dequeue} when the
  * link is free. A frame fits when the bytes buffered plus its length do not exceed {@link #capacityLength()}, so a
  * buffer of 24 × 1500 bytes holds 24 full frames. Every drop is counted by {@link DropReason} and reported to the
- * {@link DropHandler}. Single-threaded and allocation-free after construction; counters may be read from any thread.
+ * {@link DropHandler}. Whatever the discipline, a frame sent while a frame of a smaller priority number waits in the
+ * buffer is counted as a rank inversion ({@link QueueCounter#RANK_INVERSION_PACKETS}); the buffer keeps the waiting
+ * frames' priority numbers in a heap for it. Single-threaded and allocation-free after construction; counters may be read from any thread.
  */
 public abstract class QueueDiscipline
 {
@@ -38,8 +40,10 @@ public abstract class QueueDiscipline
     protected long byteCount;
     protected int packetCount;
     private DropHandler dropHandler = DropHandler.NONE;
+    private final SlotHeap waitingPriorities;
     private int arrivalStoredLength;
     private int arrivalDscp;
+    private long arrivalPriority;
 
     /**
      * Allocate the buffer.
@@ -82,6 +86,7 @@ public abstract class QueueDiscipline
         this.maxFrameLength = maxFrameLength;
         this.maxStoredLength = maxStoredLength;
         this.slab = new PacketSlab((int)slotCount, maxStoredLength);
+        this.waitingPriorities = new SlotHeap((int)slotCount);
     }
 
     /**
@@ -158,6 +163,7 @@ public abstract class QueueDiscipline
         arrivalStoredLength = storedLength;
         arrivalDscp = dscp & DSCP_MASK;
         final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
+        arrivalPriority = saturated;
         return onEnqueue(src, srcOffset, length, saturated, flowId);
     }
 
@@ -230,7 +236,12 @@ public abstract class QueueDiscipline
 
     private void departed(final int slot, final int length)
     {
+        final long priority = waitingPriorities.keyOf(slot);
         release(slot);
+        if (waitingPriorities.size() > 0 && waitingPriorities.topKey() < priority)
+        {
+            counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
+        }
         counters.dequeued(length);
     }
 
@@ -272,6 +283,16 @@ public abstract class QueueDiscipline
     }
 
     /**
+     * Priority number of the frame being offered, for {@link #onEnqueue}: as given to {@link #enqueue}, saturated.
+     *
+     * @return the priority number.
+     */
+    protected final long arrivalPriority()
+    {
+        return arrivalPriority;
+    }
+
+    /**
      * Whether a frame of this length fits without dropping anything.
      *
      * @param length of the frame.
@@ -293,6 +314,7 @@ public abstract class QueueDiscipline
     protected final int store(final DirectBuffer src, final int srcOffset, final int length)
     {
         final int slot = slab.store(src, srcOffset, arrivalStoredLength, length);
+        waitingPriorities.add(slot, arrivalPriority);
         byteCount += length;
         packetCount++;
         counters.enqueued(length, byteCount, packetCount);
@@ -327,6 +349,7 @@ public abstract class QueueDiscipline
 
     private void release(final int slot)
     {
+        waitingPriorities.remove(slot);
         byteCount -= slab.frameLength(slot);
         packetCount--;
         slab.free(slot);
