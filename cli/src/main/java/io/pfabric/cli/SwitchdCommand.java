@@ -15,7 +15,6 @@ import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.switchd.SwitchPort;
-import io.pfabric.dataplane.queue.DisciplineKind;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -67,7 +66,8 @@ public final class SwitchdCommand implements Callable<Integer>
     String rate;
 
     @Option(names = "--discipline", paramLabel = "NAME",
-        description = "pfabric, droptail, ecn, strict or pfabric-classes for every port.")
+        description = "pfabric, droptail, ecn, pfabric-classes, strict[:N:T1,T2,...] (thresholds in bytes), " +
+            "sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]] for every port.")
     String discipline;
 
     @Option(names = "--classes", paramLabel = "SPEC",
@@ -174,7 +174,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         if (null != discipline)
         {
-            DisciplineKind.byName(discipline);
+            DisciplineOption.check("--discipline", discipline);
         }
         if (null != bufferLength && bufferLength < 1514)
         {

@@ -6,7 +6,6 @@ import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TopologySpec;
-import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
@@ -70,13 +69,14 @@ public final class TestbedCommand
         String rate;
 
         @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes) " +
+            description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), " +
+                "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]] " +
                 "(default: ${DEFAULT-VALUE}).")
         String discipline;
 
         public Integer call() throws Exception
         {
-            DisciplineKind.byName(discipline);
+            DisciplineOption.check("--discipline", discipline);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
             final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
             if (!leftovers.isEmpty())
