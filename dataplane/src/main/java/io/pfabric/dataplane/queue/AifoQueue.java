@@ -65,6 +65,11 @@ public final class AifoQueue extends QueueDiscipline
         window = new long[windowRanks];
     }
 
+    protected boolean learnsFromArrivals()
+    {
+        return true;
+    }
+
     /**
      * {@inheritDoc}
      */

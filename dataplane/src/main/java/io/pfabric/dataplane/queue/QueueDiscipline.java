@@ -171,14 +171,16 @@ public abstract class QueueDiscipline
      * Let a frame through an empty buffer to a port that is free to send it now: it would be buffered and taken
      * straight back (every discipline admits a frame that fits to an empty buffer, and sends it next), so it is only
      * counted as enqueued and dequeued, and the caller sends it. For an owner that knows its port is idle, as the
-     * simulator does. Nothing is dropped here: a frame that cannot pass is for {@link #enqueue}.
+     * simulator does. Nothing is dropped here: a frame that cannot pass is for {@link #enqueue}. A discipline whose
+     * state follows every arrival (SP-PIFO's bounds, AIFO's window of ranks) lets nothing pass, so that it sees them
+     * all.
      *
      * @param length of the frame in bytes.
      * @return true if the frame passed; false if the buffer is not empty or the length is invalid.
      */
     public final boolean passThrough(final int length)
     {
-        if (0 != packetCount || length <= 0 || length > maxFrameLength)
+        if (0 != packetCount || length <= 0 || length > maxFrameLength || learnsFromArrivals())
         {
             return false;
         }
@@ -243,6 +245,17 @@ public abstract class QueueDiscipline
             counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
         }
         counters.dequeued(length);
+    }
+
+    /**
+     * Whether the discipline's state changes with every arrival, even one that finds the buffer empty, so that
+     * {@link #passThrough} must not hide any.
+     *
+     * @return false unless a discipline says otherwise.
+     */
+    protected boolean learnsFromArrivals()
+    {
+        return false;
     }
 
     /**

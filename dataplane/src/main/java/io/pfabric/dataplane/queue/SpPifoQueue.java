@@ -53,6 +53,11 @@ public final class SpPifoQueue extends BandQueue
         bounds = new long[queueCount];
     }
 
+    protected boolean learnsFromArrivals()
+    {
+        return true;
+    }
+
     /**
      * {@inheritDoc}
      */

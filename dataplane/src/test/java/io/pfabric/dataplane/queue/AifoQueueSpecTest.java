@@ -7,6 +7,11 @@ class AifoQueueSpecTest extends QueueDisciplineSpecTest
         return new AifoQueue(capacityLength, maxFrameLength, maxFrameLength, 0.1, 20, 15);
     }
 
+    boolean passesThroughAnEmptyBuffer()
+    {
+        return false;
+    }
+
     DropReason fullBufferDropReason()
     {
         return DropReason.TAIL_DROP;

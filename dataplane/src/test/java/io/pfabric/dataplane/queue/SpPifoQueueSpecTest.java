@@ -7,6 +7,11 @@ class SpPifoQueueSpecTest extends QueueDisciplineSpecTest
         return new SpPifoQueue(capacityLength, maxFrameLength, maxFrameLength, 8, 0);
     }
 
+    boolean passesThroughAnEmptyBuffer()
+    {
+        return false;
+    }
+
     DropReason fullBufferDropReason()
     {
         return DropReason.TAIL_DROP;
