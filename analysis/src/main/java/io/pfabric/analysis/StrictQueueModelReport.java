@@ -88,8 +88,11 @@ public final class StrictQueueModelReport
         final String[] titles = { "all flows", "(0, 100 KB]", "(10 MB, inf)" };
         for (final String title : titles)
         {
-            fig15Charts.add(chart(title + ": normalized FCT, 2 queues", "threshold (KB, log)", "normalized FCT",
-                true));
+            final boolean large = titles[2].equals(title);
+            final XYChart chart = chart(title + ": normalized FCT, 2 queues", "threshold (KB, log)",
+                large ? "normalized FCT" : "normalized FCT (log)", true);
+            chart.getStyler().setYAxisLogarithmic(!large);
+            fig15Charts.add(chart);
         }
         for (final double load : FIG15_LOADS)
         {
@@ -120,7 +123,8 @@ public final class StrictQueueModelReport
             "load,queues,thresholds_bytes,overall,small_0_100KB,large_10MB_inf\n");
         final int[] queueCounts = { 1, 2, 4, 8 };
         final XYChart thresholdChart = chart("best threshold of 2 queues", "load", "threshold (KB)", false);
-        final XYChart fctChart = chart("predicted normalized FCT, all flows", "load", "normalized FCT", false);
+        final XYChart fctChart = chart("predicted normalized FCT, all flows", "load", "normalized FCT (log)", false);
+        fctChart.getStyler().setYAxisLogarithmic(true);
         final List<Double> loads = new ArrayList<>();
         final List<Double> bestThresholds = new ArrayList<>();
         final List<List<Double>> fcts = new ArrayList<>();
