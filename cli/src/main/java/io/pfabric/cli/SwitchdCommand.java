@@ -174,7 +174,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         if (null != discipline)
         {
-            DisciplineOption.check("--discipline", discipline);
+            DisciplineOption.checkGiven("--discipline", discipline);
         }
         if (null != bufferLength && bufferLength < 1514)
         {

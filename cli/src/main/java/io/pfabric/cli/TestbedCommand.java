@@ -76,7 +76,7 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            DisciplineOption.check("--discipline", discipline);
+            DisciplineOption.checkGiven("--discipline", discipline);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
             final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
             if (!leftovers.isEmpty())
