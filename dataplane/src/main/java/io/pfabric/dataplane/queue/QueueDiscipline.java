@@ -11,7 +11,7 @@ import org.agrona.MutableDirectBuffer;
  * buffer of 24 × 1500 bytes holds 24 full frames. Every drop is counted by {@link DropReason} and reported to the
  * {@link DropHandler}. Whatever the discipline, a frame sent while a frame of a smaller priority number waits in the
  * buffer is counted as a rank inversion ({@link QueueCounter#RANK_INVERSION_PACKETS}); the buffer keeps the waiting
- * frames' priority numbers in a heap for it. Single-threaded and allocation-free after construction; counters may be read from any thread.
+ * frames' priority numbers in a heap for it, unless the discipline counts them from an order of its own. Single-threaded and allocation-free after construction; counters may be read from any thread.
  */
 public abstract class QueueDiscipline
 {
@@ -67,6 +67,22 @@ public abstract class QueueDiscipline
      */
     protected QueueDiscipline(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
     {
+        this(capacityLength, maxFrameLength, maxStoredLength, false);
+    }
+
+    /**
+     * Allocate a buffer whose discipline may count its own rank inversions, from an order it keeps anyway, so that
+     * the buffer need not keep a heap of the waiting frames' priority numbers for it.
+     *
+     * @param capacityLength       bytes the buffer may hold.
+     * @param maxFrameLength       longest frame accepted, in bytes.
+     * @param maxStoredLength      most bytes of a frame stored, 8 to {@code maxFrameLength}.
+     * @param countsRankInversions true if {@link #removeNext} counts {@link QueueCounter#RANK_INVERSION_PACKETS}
+     *                             itself.
+     */
+    protected QueueDiscipline(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
+        final boolean countsRankInversions)
+    {
         if (maxFrameLength < MIN_FRAME_LENGTH || capacityLength < maxFrameLength)
         {
             throw new IllegalArgumentException("need " + MIN_FRAME_LENGTH + " <= maxFrameLength <= capacityLength, got " +
@@ -86,7 +102,7 @@ public abstract class QueueDiscipline
         this.maxFrameLength = maxFrameLength;
         this.maxStoredLength = maxStoredLength;
         this.slab = new PacketSlab((int)slotCount, maxStoredLength);
-        this.waitingPriorities = new SlotHeap((int)slotCount);
+        this.waitingPriorities = countsRankInversions ? null : new SlotHeap((int)slotCount);
     }
 
     /**
@@ -238,11 +254,18 @@ public abstract class QueueDiscipline
 
     private void departed(final int slot, final int length)
     {
-        final long priority = waitingPriorities.keyOf(slot);
-        release(slot);
-        if (waitingPriorities.size() > 0 && waitingPriorities.topKey() < priority)
+        if (null == waitingPriorities)
         {
-            counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
+            release(slot);
+        }
+        else
+        {
+            final long priority = waitingPriorities.keyOf(slot);
+            release(slot);
+            if (waitingPriorities.size() > 0 && waitingPriorities.topKey() < priority)
+            {
+                counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
+            }
         }
         counters.dequeued(length);
     }
@@ -327,7 +350,10 @@ public abstract class QueueDiscipline
     protected final int store(final DirectBuffer src, final int srcOffset, final int length)
     {
         final int slot = slab.store(src, srcOffset, arrivalStoredLength, length);
-        waitingPriorities.add(slot, arrivalPriority);
+        if (null != waitingPriorities)
+        {
+            waitingPriorities.add(slot, arrivalPriority);
+        }
         byteCount += length;
         packetCount++;
         counters.enqueued(length, byteCount, packetCount);
@@ -362,7 +388,10 @@ public abstract class QueueDiscipline
 
     private void release(final int slot)
     {
-        waitingPriorities.remove(slot);
+        if (null != waitingPriorities)
+        {
+            waitingPriorities.remove(slot);
+        }
         byteCount -= slab.frameLength(slot);
         packetCount--;
         slab.free(slot);
