@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
@@ -175,6 +176,14 @@ public final class SwitchdCommand implements Callable<Integer>
         if (null != discipline)
         {
             DisciplineOption.checkGiven("--discipline", discipline);
+        }
+        else if (null != topology && null != topology.switchNamed(switchName))
+        {
+            for (final PortSpec port : topology.switchNamed(switchName).ports())
+            {
+                DisciplineOption.checkGiven("--topology: switch '" + switchName + "' port '" + port.name() + "'",
+                    port.discipline());
+            }
         }
         if (null != bufferLength && bufferLength < 1514)
         {
