@@ -19,6 +19,7 @@ import java.io.IOException;
     subcommands = {
         DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
         RecvCommand.class, TcpdCommand.class, TestbedCommand.class, MonitorCommand.class, TopCommand.class, TraceCommand.class, IdealCommand.class,
+        ThresholdsCommand.class,
         AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class, SoakCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class },

@@ -1,7 +1,6 @@
 package io.pfabric.cli;
 
 import io.pfabric.bench.jmh.QueueBenchmark;
-import io.pfabric.dataplane.queue.DisciplineKind;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -44,7 +43,8 @@ public final class QueueBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,droptail,reference", paramLabel = "LIST",
-        description = "Comma-separated: pfabric, droptail, ecn, strict, pfabric-classes, reference, and " +
+        description = "Comma-separated: pfabric, droptail, ecn, strict, pfabric-classes, sp-pifo[:N], aifo, " +
+            "pias[:N[:K]], reference, and " +
             "pfabric-sorted or pfabric-heaps to force pFabric's structure (default: ${DEFAULT-VALUE}).")
     List<String> disciplines;
 
@@ -70,7 +70,7 @@ public final class QueueBenchCommand implements Callable<Integer>
             }
             else if (!QueueBenchmark.REFERENCE.equals(discipline))
             {
-                DisciplineKind.byName(discipline);
+                DisciplineOption.check("--disciplines", discipline);
             }
         }
         if (frameLength < 60 || frameLength > 1514)

@@ -192,17 +192,24 @@ public final class SimCommand implements Callable<Integer>
             final String label = ExperimentSettings.loadLabel(load);
             final List<WorkloadTrace.FlowSpec> trace = options.trace(fabric, load);
             TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);
+            final SimFabric runFabric = options.fabricAt(fabric, load);
+            if (runFabric.hasCommodityQueues())
+            {
+                progress.printf(Locale.ROOT, "sim: pfabric and linerate at load %s on %s queues of %,d B%n", label,
+                    runFabric.discipline(), runFabric.bufferLength());
+            }
             for (final String scheme : schemes)
             {
                 run++;
                 progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
                     scheme, label, trace.size(), options.topo());
-                final SimRun.Outcome outcome = SimRun.run(fabric, settings, scheme, trace, options.seed,
+                final SimRun.Outcome outcome = SimRun.run(runFabric, settings, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
-                    "events (%,.0f per second), %,d packets dropped, %d flows incomplete%s%n", scheme, label,
+                    "events (%,.0f per second), %,d packets dropped, %,d sent ahead of a more urgent one, %d flows " +
+                    "incomplete%s%n", scheme, label,
                     outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
-                    outcome.eventsPerSecond(), outcome.dropped(), outcome.incomplete(),
+                    outcome.eventsPerSecond(), outcome.dropped(), outcome.rankInversions(), outcome.incomplete(),
                     scheme.startsWith("tcp") || scheme.startsWith("dctcp") ? String.format(Locale.ROOT,
                     ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
             }

@@ -3,9 +3,11 @@ package io.pfabric.cli;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.common.config.Quantities;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
@@ -58,11 +60,14 @@ final class SimOptions
             "22500 for hotnets); tcp and dctcp use 225,000-byte queues, as in both papers.")
     String buffer;
 
-    @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "pfabric|pfabric-classes",
+    @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME[:PARAMS]",
         description = "The queues of pfabric and linerate runs, switch ports and host NICs (default: " +
             "${DEFAULT-VALUE}). pfabric-classes: pFabric within traffic classes, weighted deficit round robin " +
-            "between them, the class of a packet its DSCP's (--classes, --dscp-shares). tcp and dctcp keep their " +
-            "drop-tail and ECN queues, and ideal has no classes.")
+            "between them, the class of a packet its DSCP's (--classes, --dscp-shares). pFabric on commodity " +
+            "queues: strict:N (thresholds from the pFabric paper's §6.1 model for each run's workload and load; " +
+            "strict:N:equal splits the flow-size range equally, strict:N:T1,T2,... gives them in bytes), " +
+            "sp-pifo[:N], aifo[:k=K,w=W,s=S], pias[:N[:K]]; each with its own default buffer unless --buffer is " +
+            "given. tcp and dctcp keep their drop-tail and ECN queues, and ideal has no classes.")
     String discipline;
 
     @Option(names = "--classes", defaultValue = "", paramLabel = "SPEC",
@@ -260,24 +265,47 @@ final class SimOptions
         final long core = Rates.parseBitsPerSec(or(coreRate, values.coreRate()));
         final long edgeDelayNs = Quantities.parseNanos(or(edgeDelay, values.edgeDelay()));
         final long coreDelayNs = Quantities.parseNanos(or(coreDelay, values.coreDelay()));
-        final long bufferLength = bytes("--buffer", or(buffer, values.buffer()));
+        final DisciplineSpec spec = DisciplineOption.check("--discipline", discipline);
+        final boolean pfabricBuffer = PfabricQueue.NAME.equals(spec.name()) ||
+            PfabricClassQueue.NAME.equals(spec.name());
+        final long bufferLength = pfabricBuffer || !buffer.isEmpty() ? bytes("--buffer", or(buffer, values.buffer())) :
+            DisciplineKind.byName(spec.name()).defaultCapacityLength();
         final TopologySpec shape = TopologySpec.parse(topo());
         final SimFabric fabric = new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core,
             edgeDelayNs, coreDelayNs, bufferLength, PfabricQueue.NAME, shape.pods());
-        if (PfabricClassQueue.NAME.equals(discipline))
+        if (PfabricClassQueue.NAME.equals(spec.name()))
         {
             return fabric.withClasses(classes.isEmpty() ? TrafficClasses.DEFAULT : TrafficClasses.parse(classes));
-        }
-        if (!PfabricQueue.NAME.equals(discipline))
-        {
-            throw new IllegalArgumentException("--discipline must be pfabric or pfabric-classes, not '" +
-                discipline + "'");
         }
         if (!classes.isEmpty())
         {
             throw new IllegalArgumentException("--classes goes with --discipline pfabric-classes");
         }
-        return fabric;
+        final SimFabric queued = fabric.withQueues(spec.toString(), bufferLength);
+        if (!PfabricQueue.NAME.equals(spec.name()) && !queued.hasCommodityQueues())
+        {
+            throw new IllegalArgumentException("--discipline must be pfabric, pfabric-classes, strict, sp-pifo, " +
+                "aifo or pias, not '" + discipline + "'");
+        }
+        if (spec.needsWorkload() && isMix())
+        {
+            throw new IllegalArgumentException("--discipline " + discipline + " takes its thresholds from one " +
+                "workload and load; with --app give them as strict:" + spec.queueCount() + ":T1,T2,...");
+        }
+        return queued;
+    }
+
+    /**
+     * The fabric of one run: a {@code strict:N} discipline's thresholds computed for the run's workload and load.
+     *
+     * @param fabric the fabric the options describe.
+     * @param load   the run's load.
+     * @return the fabric of the run.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    SimFabric fabricAt(final SimFabric fabric, final double load) throws IOException
+    {
+        return isMix() ? fabric : fabric.withThresholdsFor(FlowSizeDistribution.load(workload), load);
     }
 
     /**

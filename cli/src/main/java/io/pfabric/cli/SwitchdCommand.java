@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyException;
@@ -16,7 +17,6 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.switchd.SwitchPort;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
-import io.pfabric.dataplane.queue.DisciplineKind;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -68,7 +68,8 @@ public final class SwitchdCommand implements Callable<Integer>
     String rate;
 
     @Option(names = "--discipline", paramLabel = "NAME",
-        description = "pfabric, droptail, ecn, strict or pfabric-classes for every port.")
+        description = "pfabric, droptail, ecn, pfabric-classes, strict[:N:T1,T2,...] (thresholds in bytes), " +
+            "sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]] for every port.")
     String discipline;
 
     @Option(names = "--classes", paramLabel = "SPEC",
@@ -175,7 +176,15 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         if (null != discipline)
         {
-            DisciplineKind.byName(discipline);
+            DisciplineOption.checkGiven("--discipline", discipline);
+        }
+        else if (null != topology && null != topology.switchNamed(switchName))
+        {
+            for (final PortSpec port : topology.switchNamed(switchName).ports())
+            {
+                DisciplineOption.checkGiven("--topology: switch '" + switchName + "' port '" + port.name() + "'",
+                    port.discipline());
+            }
         }
         if (null != bufferLength && bufferLength < 1514)
         {

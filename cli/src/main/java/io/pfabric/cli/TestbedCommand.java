@@ -6,7 +6,6 @@ import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TopologySpec;
-import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
@@ -71,7 +70,8 @@ public final class TestbedCommand
         String rate;
 
         @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes) " +
+            description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), " +
+                "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]] " +
                 "(default: ${DEFAULT-VALUE}).")
         String discipline;
 
@@ -83,7 +83,7 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            DisciplineKind.byName(discipline);
+            DisciplineOption.checkGiven("--discipline", discipline);
             MetricsServer.address(metrics);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
             final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);

@@ -99,6 +99,25 @@ class SimOptionsTest
     }
 
     @Test
+    void aCommodityDisciplineTakesItsOwnBufferAndTheModelsThresholdsPerLoad() throws Exception
+    {
+        final SimFabric strict = parse("--discipline", "strict:4").fabric();
+        assertEquals("strict:4:model", strict.discipline());
+        assertEquals(225_000, strict.bufferLength());
+        final SimFabric run = parse("--discipline", "strict:4").fabricAt(strict, 0.5);
+        assertEquals(SimFabric.paper().withQueues(run.discipline(), 225_000), run);
+        assertTrue(run.discipline().matches("strict:4:[0-9]+,[0-9]+,[0-9]+"), run.discipline());
+        assertEquals(30_000, parse("--discipline", "aifo").fabric().bufferLength());
+        assertEquals(120_000, parse("--discipline", "sp-pifo:8").fabric().bufferLength());
+        assertEquals(50_000, parse("--discipline", "sp-pifo:8", "--buffer", "50000").fabric().bufferLength());
+        final IllegalArgumentException bad =
+            assertThrows(IllegalArgumentException.class, () -> parse("--discipline", "strict:9").fabric());
+        assertTrue(bad.getMessage().startsWith("--discipline: "), bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> parse("--discipline", "strict:4", "--app",
+            "websearch:0.5", "--duration", "1ms").fabric());
+    }
+
+    @Test
     void classesNeedTheClassDiscipline()
     {
         assertThrows(IllegalArgumentException.class, () -> parse("--classes", "3;1:8").fabric());

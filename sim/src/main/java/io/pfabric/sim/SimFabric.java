@@ -1,10 +1,16 @@
 package io.pfabric.sim;
 
+import io.pfabric.analysis.StrictThresholds;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.AifoQueue;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
+import io.pfabric.dataplane.queue.PiasQueue;
+import io.pfabric.dataplane.queue.SpPifoQueue;
+import io.pfabric.dataplane.queue.StrictPriorityQueue;
 
 /**
  * The simulated fabric's shape and physics: a two-tier leaf-spine (a star is one leaf and no spine) or a three-tier
@@ -24,7 +30,8 @@ import io.pfabric.dataplane.queue.PfabricClassQueue;
  * @param edgeDelayNs      one-way latency of an edge link, the host's own delay included.
  * @param coreDelayNs      one-way latency of a core link.
  * @param bufferLength     bytes of every switch port's queue.
- * @param discipline       every switch port's queue discipline: pfabric, droptail, ecn, strict or pfabric-classes.
+ * @param discipline       every switch port's queue discipline as {@link DisciplineSpec} reads it: pfabric,
+ *                         droptail, ecn, pfabric-classes, strict[:N[:...]], sp-pifo[:N], aifo[:...] or pias[:N[:K]].
  * @param pods             K for a fat-tree, 0 for a leaf-spine or a star.
  * @param classes          every port's traffic classes when the discipline is pfabric-classes (DSCP to class and
  *                         the classes' weights); the other disciplines ignore them.
@@ -67,6 +74,7 @@ public record SimFabric(
         {
             throw new IllegalArgumentException("a fabric needs traffic classes, the default ones if none are given");
         }
+        DisciplineSpec.parse(discipline);
     }
 
     /**
@@ -219,6 +227,37 @@ public record SimFabric(
     {
         return new SimFabric(leaves, hostsPerLeaf, spines, edgeRateBitsPerSec, coreRateBitsPerSec, edgeDelayNs,
             coreDelayNs, bufferLength, PfabricClassQueue.NAME, pods, newClasses);
+    }
+
+    /**
+     * Whether every port runs one of the commodity-switch approximations of pFabric (strict priority with thresholds,
+     * SP-PIFO, AIFO, PIAS), on which pFabric's transport runs unchanged.
+     *
+     * @return true for strict, sp-pifo, aifo and pias.
+     */
+    public boolean hasCommodityQueues()
+    {
+        return switch (DisciplineSpec.parse(discipline).name())
+        {
+            case StrictPriorityQueue.NAME, SpPifoQueue.NAME, AifoQueue.NAME, PiasQueue.NAME -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The same fabric with the thresholds of a {@code strict:N} or {@code strict:N:equal} discipline computed for a
+     * run's workload and load (the pFabric paper's §6.1 model, {@link StrictThresholds}); any other discipline as it
+     * is.
+     *
+     * @param sizes the run's flow sizes.
+     * @param load  the run's offered load.
+     * @return the fabric.
+     */
+    public SimFabric withThresholdsFor(final FlowSizeDistribution sizes, final double load)
+    {
+        final DisciplineSpec spec = DisciplineSpec.parse(discipline);
+        return spec.needsWorkload() ?
+            withQueues(StrictThresholds.resolve(spec, sizes, load).toString(), bufferLength) : this;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.pfabric.sim;
 
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.EcnQueue;
@@ -22,13 +23,14 @@ final class SimPort
     long freeOrder;
     boolean freePending;
 
-    SimPort(final DisciplineKind kind, final SimFabric fabric, final long ecnThresholdLength,
+    SimPort(final DisciplineSpec kind, final SimFabric fabric, final long ecnThresholdLength,
         final long rateBitsPerSec, final long delayNs, final boolean towardHost, final int peer,
         final PacketPool packets, final int storedLength, final int handleOffsetInStored)
     {
-        this.queue = (DisciplineKind.ECN == kind ?
+        this.queue = (EcnQueue.NAME.equals(kind.name()) ?
             new EcnQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength, ecnThresholdLength) :
-            kind.newQueue(fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength, fabric.classes()))
+            DisciplineKind.newQueue(kind, fabric.bufferLength(), PacketPool.FRAME_CAPACITY, storedLength,
+                fabric.classes()))
             .dropHandler((buffer, offset, length, reason) ->
                 packets.release(buffer.getInt(offset + handleOffsetInStored)));
         this.pacer = new EgressPacer(rateBitsPerSec, 1);

@@ -45,10 +45,11 @@ public final class SimRun
      * @param wallNs     wall time the run took.
      * @param cpuNs      CPU time the running thread took, which a busy machine inflates less than wall time.
      * @param dropped    packets dropped by switch queues.
+     * @param rankInversions packets switch queues sent while a more urgent packet waited in the same queue.
      * @param connectionsOpened TCP or DCTCP connections opened with a handshake because a pair's were all busy.
      */
     public record Outcome(int flows, int incomplete, long events, long virtualNs, long wallNs, long cpuNs,
-        long dropped, long connectionsOpened)
+        long dropped, long rankInversions, long connectionsOpened)
     {
         /**
          * Events per second of wall time.
@@ -190,10 +191,10 @@ public final class SimRun
             new IdealScheduler(fabric.edgeRateBitsPerSec(), fabric::baseRttNs, SimFabric.segmentWireLength())
                 .writeFctLog(trace, names, log);
             return new Outcome(trace.size(), 0, 0, 0, System.nanoTime() - startNs,
-                THREADS.getCurrentThreadCpuTime() - startCpuNs, 0, 0);
+                THREADS.getCurrentThreadCpuTime() - startCpuNs, 0, 0, 0);
         }
-        final SimFabric pfabricFabric = fabric.hasClasses() ? fabric : fabric.withQueues("pfabric",
-            fabric.bufferLength());
+        final SimFabric pfabricFabric = fabric.hasClasses() || fabric.hasCommodityQueues() ? fabric :
+            fabric.withQueues("pfabric", fabric.bufferLength());
         final Simulator simulator = switch (scheme)
         {
             case "pfabric" -> new Simulator(pfabricFabric, Simulator.Scheme.PFABRIC, settings, seed);
@@ -233,6 +234,7 @@ public final class SimRun
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
-            THREADS.getCurrentThreadCpuTime() - startCpuNs, result.droppedPackets(), result.connectionsOpened());
+            THREADS.getCurrentThreadCpuTime() - startCpuNs, result.droppedPackets(), result.rankInversions(),
+            result.connectionsOpened());
     }
 }

@@ -9,7 +9,10 @@ import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.pacer.EgressPacer;
-import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.common.topology.DisciplineSpec;
+import io.pfabric.dataplane.queue.EcnQueue;
+import io.pfabric.dataplane.queue.PiasQueue;
+import io.pfabric.dataplane.queue.QueueCounter;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
@@ -68,13 +71,14 @@ public final class Simulator
      * @param endNs           virtual time at the end.
      * @param events          events processed.
      * @param droppedPackets  packets dropped by switch queues.
+     * @param rankInversions  packets switch queues sent while a more urgent packet waited in the same queue.
      * @param sentPackets     packets the hosts sent (data, ACKs and probes).
      * @param receivedPackets packets that reached a host.
      * @param connectionsOpened TCP or DCTCP connections opened, with a handshake, because every connection of a pair
      *                          was busy (0 for the other schemes).
      */
-    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long sentPackets,
-        long receivedPackets, long connectionsOpened)
+    public record Result(FlowRecord[] records, long endNs, long events, long droppedPackets, long rankInversions,
+        long sentPackets, long receivedPackets, long connectionsOpened)
     {
     }
 
@@ -223,8 +227,8 @@ public final class Simulator
         this.random = new SplittableRandom(seed);
         final NanoClock clock = () -> nowNs;
         final PfabricHeaderFlyweight header = new PfabricHeaderFlyweight();
-        final DisciplineKind kind = DisciplineKind.byName(fabric.discipline());
-        storeHeaders = DisciplineKind.ECN == kind;
+        final DisciplineSpec kind = DisciplineSpec.parse(fabric.discipline());
+        storeHeaders = EcnQueue.NAME.equals(kind.name()) || PiasQueue.NAME.equals(kind.name());
         storedOffset = storeHeaders ? 0 : PacketPool.HANDLE_OFFSET;
         storedLength = storeHeaders ? FRAME_OVERHEAD : Long.BYTES;
         handleOffsetInStored = PacketPool.HANDLE_OFFSET - storedOffset;
@@ -248,7 +252,7 @@ public final class Simulator
         sampler = new QueueSampler(fabric, switches);
     }
 
-    private void buildLeafSpine(final DisciplineKind kind)
+    private void buildLeafSpine(final DisciplineSpec kind)
     {
         for (int leaf = 0; leaf < fabric.leaves(); leaf++)
         {
@@ -282,7 +286,7 @@ public final class Simulator
      * aggregation switch, the c-th uplink of a pod's a-th aggregation switch to core switch a(K/2) + c; core port p
      * leads down to pod p.
      */
-    private void buildFatTree(final DisciplineKind kind)
+    private void buildFatTree(final DisciplineSpec kind)
     {
         final int half = fabric.hostsPerLeaf();
         final int firstAggregation = fabric.leaves();
@@ -323,7 +327,7 @@ public final class Simulator
         }
     }
 
-    private SimPort port(final DisciplineKind kind, final long rateBitsPerSec, final long delayNs,
+    private SimPort port(final DisciplineSpec kind, final long rateBitsPerSec, final long delayNs,
         final boolean towardHost, final int peer)
     {
         return new SimPort(kind, fabric, ecnThresholdLength, rateBitsPerSec, delayNs, towardHost, peer, packets,
@@ -435,7 +439,7 @@ public final class Simulator
             }
         }
         drainInFlight(limitNs);
-        return new Result(records, nowNs, processed, droppedPackets(), sentPackets, receivedPackets,
+        return new Result(records, nowNs, processed, droppedPackets(), rankInversions(), sentPackets, receivedPackets,
             connectionsOpened());
     }
 
@@ -682,6 +686,19 @@ public final class Simulator
             opened += host.endpoint instanceof SimTcp tcp ? tcp.connectionsOpened() : 0;
         }
         return opened;
+    }
+
+    private long rankInversions()
+    {
+        long inversions = 0;
+        for (final SimSwitch sw : switches)
+        {
+            for (final SimPort port : sw.ports)
+            {
+                inversions += port.queue.counters().get(QueueCounter.RANK_INVERSION_PACKETS);
+            }
+        }
+        return inversions;
     }
 
     private long droppedPackets()

@@ -4,7 +4,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
@@ -232,10 +234,11 @@ public final class AdminServer implements AutoCloseable
         try
         {
             final String[] parameters = value.split("&");
-            final DisciplineKind kind = DisciplineKind.byName(parameters[0]);
+            final DisciplineSpec spec = DisciplineSpec.parse(parameters[0]);
             final long bufferLength = parameters.length > 1 && parameters[1].startsWith("buffer=") ?
-                Long.parseLong(parameters[1].substring("buffer=".length())) : kind.defaultCapacityLength();
-            queue = kind.newQueue(bufferLength, port.queue().maxFrameLength());
+                Long.parseLong(parameters[1].substring("buffer=".length())) : 0;
+            queue = DisciplineKind.newQueue(spec, bufferLength, port.queue().maxFrameLength(),
+                port.queue().maxFrameLength(), TrafficClasses.DEFAULT);
         }
         catch (final RuntimeException ex)
         {

@@ -5,6 +5,7 @@ import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.VxlanPort;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Multipath;
 import io.pfabric.common.topology.PortSpec;
@@ -187,13 +188,12 @@ public final class SwitchDaemon implements AutoCloseable
 
     private static QueueDiscipline queue(final PortSpec port, final Overrides overrides)
     {
-        final DisciplineKind kind = DisciplineKind.byName(
+        final DisciplineSpec spec = DisciplineSpec.parse(
             null != overrides.discipline() ? overrides.discipline() : port.discipline());
-        final long bufferLength = overrides.bufferLength() >= 0 ? overrides.bufferLength() :
-            0 != port.bufferLength() ? port.bufferLength() : kind.defaultCapacityLength();
+        final long bufferLength = overrides.bufferLength() >= 0 ? overrides.bufferLength() : port.bufferLength();
         final TrafficClasses classes = null != overrides.classes() ? overrides.classes() :
             null != port.classes() ? port.classes() : TrafficClasses.DEFAULT;
-        return kind.newQueue(bufferLength, QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH,
+        return DisciplineKind.newQueue(spec, bufferLength, QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH,
             QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, classes);
     }
 

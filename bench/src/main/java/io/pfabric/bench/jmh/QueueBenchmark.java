@@ -1,5 +1,7 @@
 package io.pfabric.bench.jmh;
 
+import io.pfabric.common.topology.DisciplineSpec;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.DropHandler;
 import io.pfabric.dataplane.queue.FrameHandler;
@@ -49,7 +51,8 @@ public class QueueBenchmark
     private static final int MASK = ARRIVALS - 1;
 
     /**
-     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}, {@code pfabric-classes}),
+     * A discipline as named on the command line, with its parameters ({@code pfabric}, {@code droptail}, {@code ecn},
+     * {@code strict}, {@code pfabric-classes}, {@code sp-pifo:8}, {@code aifo}, {@code pias}, ...),
      * {@code pfabric-sorted} or
      * {@code pfabric-heaps} for a pFabric queue of that structure, or {@value #REFERENCE}.
      */
@@ -102,7 +105,8 @@ public class QueueBenchmark
         }
         else
         {
-            queue = DisciplineKind.byName(discipline).newQueue(capacityLength, MAX_FRAME_LENGTH);
+            queue = DisciplineKind.newQueue(DisciplineSpec.parse(discipline), capacityLength, MAX_FRAME_LENGTH,
+                MAX_FRAME_LENGTH, TrafficClasses.DEFAULT);
         }
         final long steadyFrames = capacityLength / frameLength - 1;
         for (int i = 0; i < steadyFrames; i++)

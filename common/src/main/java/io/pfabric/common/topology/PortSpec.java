@@ -34,7 +34,8 @@ public record PortSpec(
     /**
      * The queue disciplines a port may name.
      */
-    public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes");
+    public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes",
+        "sp-pifo", "aifo", "pias");
 
     /**
      * Longest Linux interface name: {@code IFNAMSIZ} less the terminating NUL.
@@ -175,11 +176,7 @@ public record PortSpec(
      */
     static String requireDiscipline(final String discipline)
     {
-        if (!DISCIPLINES.contains(discipline))
-        {
-            throw new IllegalArgumentException(
-                "'" + discipline + "' is not a queue discipline: use " + String.join(", ", DISCIPLINES));
-        }
+        DisciplineSpec.parse(discipline);
         return discipline;
     }
 

@@ -411,6 +411,28 @@ class TopologyParserTest
     }
 
     @Test
+    void shouldAcceptTheCommoditySwitchDisciplinesWithTheirParameters()
+    {
+        for (final String discipline : new String[]{ "strict:4", "strict:8:equal", "strict:3:1000,20000", "sp-pifo:8",
+            "aifo:k=0.2", "pias:4:30000" })
+        {
+            final Topology topology = parse(with("discipline: pfabric", "discipline: " + discipline));
+            assertEquals(discipline, topology.switches().get(0).ports().get(0).discipline());
+        }
+    }
+
+    @Test
+    void shouldRejectBadDisciplineParametersWithTheLine()
+    {
+        assertRejected(with("discipline: pfabric", "discipline: strict:9"), 19,
+            "'strict:9': the number of queues must be 1 to 8");
+        assertRejected(with("discipline: pfabric", "discipline: strict:3:2000,1000"), 19,
+            "thresholds must be positive and strictly increasing");
+        assertRejected(with("discipline: pfabric", "discipline: aifo:k=1"), 19, "aifo's headroom k must be in (0, 1)");
+        assertRejected(with("discipline: pfabric", "discipline: sp-pifo:0"), 19, "the number of queues must be 1 to 8");
+    }
+
+    @Test
     void shouldRejectABadBuffer()
     {
         assertRejected(with("buffer: 36000", "buffer: -1"), 20, "buffer '-1' is negative");

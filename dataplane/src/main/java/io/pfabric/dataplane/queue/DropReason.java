@@ -6,7 +6,7 @@ package io.pfabric.dataplane.queue;
 public enum DropReason
 {
     /**
-     * A FIFO queue (droptail, ecn, strict) had no room for the arriving frame.
+     * A FIFO queue (droptail, ecn, strict, sp-pifo, aifo, pias) had no room for the arriving frame.
      */
     TAIL_DROP,
 
@@ -30,7 +30,13 @@ public enum DropReason
      * Traffic classes: a buffered frame of a class over its share of the buffer was pushed out to make room for an
      * arrival of a class within its share ({@link PfabricClassQueue}).
      */
-    CLASS_SHARE_EVICTION;
+    CLASS_SHARE_EVICTION,
+
+    /**
+     * AIFO: the buffer held more than its headroom and the arrival's rank stood too high among the recent ranks for
+     * the room left ({@link AifoQueue}).
+     */
+    RANK_ADMISSION;
 
     private static final DropReason[] VALUES = values();
 

@@ -92,6 +92,14 @@ public final class EcnQueue extends DropTailQueue
         {
             return;
         }
+        mark(slab, slot, counters);
+    }
+
+    /**
+     * Mark a stored frame CE if it is ECN-capable IPv4, counting it as marked or unmarkable.
+     */
+    static void mark(final PacketSlab slab, final int slot, final QueueCounters counters)
+    {
         final UnsafeBuffer buffer = slab.buffer();
         final int offset = slab.offset(slot);
         final boolean ipv4 =

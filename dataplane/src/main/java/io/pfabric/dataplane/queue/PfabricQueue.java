@@ -123,7 +123,7 @@ public final class PfabricQueue extends QueueDiscipline
     private PfabricQueue(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
         final int sequenceBits, final Structure structure)
     {
-        super(capacityLength, maxFrameLength, maxStoredLength);
+        super(capacityLength, maxFrameLength, maxStoredLength, true);
         scheduler = new PfabricScheduler(slab, sequenceBits, structure);
     }
 
@@ -162,7 +162,12 @@ public final class PfabricQueue extends QueueDiscipline
     protected int removeNext()
     {
         final int slot = scheduler.next();
+        final long priority = scheduler.priority(slot);
         scheduler.remove(slot);
+        if (!scheduler.isEmpty() && scheduler.mostUrgentPriority() < priority)
+        {
+            counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
+        }
         return slot;
     }
 

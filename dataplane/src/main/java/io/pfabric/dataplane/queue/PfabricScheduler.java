@@ -139,6 +139,22 @@ final class PfabricScheduler
     }
 
     /**
+     * Priority number of the most urgent frame. Only when not empty.
+     */
+    long mostUrgentPriority()
+    {
+        return UrgencyIndex.priority(slotKey[index.mostUrgent()]);
+    }
+
+    /**
+     * Priority number of a slot in the order.
+     */
+    long priority(final int slot)
+    {
+        return UrgencyIndex.priority(slotKey[slot]);
+    }
+
+    /**
      * The slot evicted next, still in the order. Only when not empty.
      */
     int leastUrgent()

@@ -33,6 +33,10 @@ public enum QueueCounter
     CLASS_SHARE_EVICTION_PACKETS("Frames evicted for a class within its share"),
     /** Bytes dropped by {@link DropReason#CLASS_SHARE_EVICTION}. */
     CLASS_SHARE_EVICTION_BYTES("Bytes evicted for a class within its share"),
+    /** Frames dropped by {@link DropReason#RANK_ADMISSION}. */
+    RANK_ADMISSION_PACKETS("Arrivals refused for their rank quantile"),
+    /** Bytes dropped by {@link DropReason#RANK_ADMISSION}. */
+    RANK_ADMISSION_BYTES("Arrival bytes refused for their rank quantile"),
     /** Frames marked ECN Congestion Experienced. */
     ECN_MARKED_PACKETS("Frames marked ECN CE"),
     /** Frames that arrived above the marking threshold but were left unmarked: not IPv4, Not-ECT, or already CE. */
@@ -40,7 +44,12 @@ public enum QueueCounter
     /** The most bytes ever held at once. */
     HIGH_WATER_BYTES("Buffer high-water bytes"),
     /** The most frames ever held at once. */
-    HIGH_WATER_PACKETS("Buffer high-water frames");
+    HIGH_WATER_PACKETS("Buffer high-water frames"),
+    /**
+     * Frames sent while a more urgent frame (a strictly smaller priority number) waited in the same buffer: the rank
+     * inversions by which SP-PIFO and AIFO measure how far a discipline is from a perfect priority queue.
+     */
+    RANK_INVERSION_PACKETS("Frames sent ahead of a more urgent one");
 
     private static final QueueCounter[] VALUES = values();
 

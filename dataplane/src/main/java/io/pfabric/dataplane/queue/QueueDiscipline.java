@@ -9,7 +9,9 @@ import org.agrona.MutableDirectBuffer;
  * The owner offers frames with {@link #enqueue} and takes the next frame for the wire with {@link #dequeue} when the
  * link is free. A frame fits when the bytes buffered plus its length do not exceed {@link #capacityLength()}, so a
  * buffer of 24 × 1500 bytes holds 24 full frames. Every drop is counted by {@link DropReason} and reported to the
- * {@link DropHandler}. Single-threaded and allocation-free after construction; counters may be read from any thread.
+ * {@link DropHandler}. Whatever the discipline, a frame sent while a frame of a smaller priority number waits in the
+ * buffer is counted as a rank inversion ({@link QueueCounter#RANK_INVERSION_PACKETS}); the buffer keeps the waiting
+ * frames' priority numbers in a heap for it, unless the discipline counts them from an order of its own. Single-threaded and allocation-free after construction; counters may be read from any thread.
  */
 public abstract class QueueDiscipline
 {
@@ -38,8 +40,10 @@ public abstract class QueueDiscipline
     protected long byteCount;
     protected int packetCount;
     private DropHandler dropHandler = DropHandler.NONE;
+    private final SlotHeap waitingPriorities;
     private int arrivalStoredLength;
     private int arrivalDscp;
+    private long arrivalPriority;
 
     /**
      * Allocate the buffer.
@@ -63,6 +67,22 @@ public abstract class QueueDiscipline
      */
     protected QueueDiscipline(final long capacityLength, final int maxFrameLength, final int maxStoredLength)
     {
+        this(capacityLength, maxFrameLength, maxStoredLength, false);
+    }
+
+    /**
+     * Allocate a buffer whose discipline may count its own rank inversions, from an order it keeps anyway, so that
+     * the buffer need not keep a heap of the waiting frames' priority numbers for it.
+     *
+     * @param capacityLength       bytes the buffer may hold.
+     * @param maxFrameLength       longest frame accepted, in bytes.
+     * @param maxStoredLength      most bytes of a frame stored, 8 to {@code maxFrameLength}.
+     * @param countsRankInversions true if {@link #removeNext} counts {@link QueueCounter#RANK_INVERSION_PACKETS}
+     *                             itself.
+     */
+    protected QueueDiscipline(final long capacityLength, final int maxFrameLength, final int maxStoredLength,
+        final boolean countsRankInversions)
+    {
         if (maxFrameLength < MIN_FRAME_LENGTH || capacityLength < maxFrameLength)
         {
             throw new IllegalArgumentException("need " + MIN_FRAME_LENGTH + " <= maxFrameLength <= capacityLength, got " +
@@ -82,6 +102,7 @@ public abstract class QueueDiscipline
         this.maxFrameLength = maxFrameLength;
         this.maxStoredLength = maxStoredLength;
         this.slab = new PacketSlab((int)slotCount, maxStoredLength);
+        this.waitingPriorities = countsRankInversions ? null : new SlotHeap((int)slotCount);
     }
 
     /**
@@ -158,6 +179,7 @@ public abstract class QueueDiscipline
         arrivalStoredLength = storedLength;
         arrivalDscp = dscp & DSCP_MASK;
         final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
+        arrivalPriority = saturated;
         return onEnqueue(src, srcOffset, length, saturated, flowId);
     }
 
@@ -165,14 +187,16 @@ public abstract class QueueDiscipline
      * Let a frame through an empty buffer to a port that is free to send it now: it would be buffered and taken
      * straight back (every discipline admits a frame that fits to an empty buffer, and sends it next), so it is only
      * counted as enqueued and dequeued, and the caller sends it. For an owner that knows its port is idle, as the
-     * simulator does. Nothing is dropped here: a frame that cannot pass is for {@link #enqueue}.
+     * simulator does. Nothing is dropped here: a frame that cannot pass is for {@link #enqueue}. A discipline whose
+     * state follows every arrival (SP-PIFO's bounds, AIFO's window of ranks) lets nothing pass, so that it sees them
+     * all.
      *
      * @param length of the frame in bytes.
      * @return true if the frame passed; false if the buffer is not empty or the length is invalid.
      */
     public final boolean passThrough(final int length)
     {
-        if (0 != packetCount || length <= 0 || length > maxFrameLength)
+        if (0 != packetCount || length <= 0 || length > maxFrameLength || learnsFromArrivals())
         {
             return false;
         }
@@ -230,8 +254,31 @@ public abstract class QueueDiscipline
 
     private void departed(final int slot, final int length)
     {
-        release(slot);
+        if (null == waitingPriorities)
+        {
+            release(slot);
+        }
+        else
+        {
+            final long priority = waitingPriorities.keyOf(slot);
+            release(slot);
+            if (waitingPriorities.size() > 0 && waitingPriorities.topKey() < priority)
+            {
+                counters.add(QueueCounter.RANK_INVERSION_PACKETS, 1);
+            }
+        }
         counters.dequeued(length);
+    }
+
+    /**
+     * Whether the discipline's state changes with every arrival, even one that finds the buffer empty, so that
+     * {@link #passThrough} must not hide any.
+     *
+     * @return false unless a discipline says otherwise.
+     */
+    protected boolean learnsFromArrivals()
+    {
+        return false;
     }
 
     /**
@@ -272,6 +319,16 @@ public abstract class QueueDiscipline
     }
 
     /**
+     * Priority number of the frame being offered, for {@link #onEnqueue}: as given to {@link #enqueue}, saturated.
+     *
+     * @return the priority number.
+     */
+    protected final long arrivalPriority()
+    {
+        return arrivalPriority;
+    }
+
+    /**
      * Whether a frame of this length fits without dropping anything.
      *
      * @param length of the frame.
@@ -293,6 +350,10 @@ public abstract class QueueDiscipline
     protected final int store(final DirectBuffer src, final int srcOffset, final int length)
     {
         final int slot = slab.store(src, srcOffset, arrivalStoredLength, length);
+        if (null != waitingPriorities)
+        {
+            waitingPriorities.add(slot, arrivalPriority);
+        }
         byteCount += length;
         packetCount++;
         counters.enqueued(length, byteCount, packetCount);
@@ -327,6 +388,10 @@ public abstract class QueueDiscipline
 
     private void release(final int slot)
     {
+        if (null != waitingPriorities)
+        {
+            waitingPriorities.remove(slot);
+        }
         byteCount -= slab.frameLength(slot);
         packetCount--;
         slab.free(slot);

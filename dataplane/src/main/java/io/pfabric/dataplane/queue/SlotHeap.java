@@ -40,6 +40,16 @@ final class SlotHeap
         return slots[0];
     }
 
+    long topKey()
+    {
+        return keys[0];
+    }
+
+    long keyOf(final int slot)
+    {
+        return keys[positions[slot]];
+    }
+
     void add(final int slot, final long key)
     {
         siftUp(size++, slot, key);

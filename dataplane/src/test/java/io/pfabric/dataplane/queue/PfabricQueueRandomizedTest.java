@@ -99,6 +99,8 @@ class PfabricQueueRandomizedTest
 
         assertEquals(expectedDrops, actualDrops);
         assertEquals(reference.packetCount(), queue.packetCount());
+        assertEquals(reference.rankInversions(), queue.counters().get(QueueCounter.RANK_INVERSION_PACKETS));
+        assertTrue(reference.rankInversions() > 0, "starvation prevention sent frames ahead of more urgent ones");
         assertTrue(departures > OPERATIONS / 5, "departures " + departures);
         assertTrue(queue.counters().droppedPackets(DropReason.PRIORITY_EVICTION) > 1000,
             "evictions exercised");

@@ -35,6 +35,7 @@ public final class ReferencePfabricQueue
     private final int maxPackets;
     private final DropHandler dropHandler;
     private long byteCount;
+    private long rankInversions;
     private long nextSequence;
 
     /**
@@ -146,6 +147,16 @@ public final class ReferencePfabricQueue
         return frame.length;
     }
 
+    /**
+     * Frames sent while a more urgent frame waited.
+     *
+     * @return the count.
+     */
+    long rankInversions()
+    {
+        return rankInversions;
+    }
+
     private byte[] removeNext()
     {
         if (packets.isEmpty())
@@ -171,6 +182,14 @@ public final class ReferencePfabricQueue
         }
         packets.remove(chosen);
         byteCount -= chosen.frame.length;
+        for (final Packet packet : packets)
+        {
+            if (packet.priority < chosen.priority)
+            {
+                rankInversions++;
+                break;
+            }
+        }
         return chosen.frame;
     }
 

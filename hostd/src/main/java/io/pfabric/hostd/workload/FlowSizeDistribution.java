@@ -234,6 +234,47 @@ public final class FlowSizeDistribution
     }
 
     /**
+     * The exact distribution of {@link #samplePackets(double)}: the probability of each whole number of packets.
+     *
+     * @return index n holds the probability of n packets, from 0 (always 0) to the largest size.
+     */
+    public double[] packetProbabilities()
+    {
+        final int largest = (int)Math.max(1, Math.ceil(values[values.length - 1]));
+        final double[] probabilities = new double[largest + 1];
+        final double span = cdfs[cdfs.length - 1] - cdfs[0];
+        if (0 == span)
+        {
+            probabilities[(int)Math.max(1, Math.ceil(values[0]))] = 1;
+            return probabilities;
+        }
+        for (int i = 1; i < values.length; i++)
+        {
+            final double probability = (cdfs[i] - cdfs[i - 1]) / span;
+            if (probability <= 0)
+            {
+                continue;
+            }
+            final double low = values[i - 1];
+            final double high = values[i];
+            if (high <= low)
+            {
+                probabilities[(int)Math.max(1, Math.ceil(high))] += probability;
+                continue;
+            }
+            for (long k = (long)Math.floor(low) + 1; k <= (long)Math.ceil(high); k++)
+            {
+                final double overlap = Math.min(high, k) - Math.max(low, k - 1);
+                if (overlap > 0)
+                {
+                    probabilities[(int)Math.max(1, k)] += probability * overlap / (high - low);
+                }
+            }
+        }
+        return probabilities;
+    }
+
+    /**
      * The exact mean in bytes.
      *
      * @return bytes.

@@ -19,6 +19,30 @@ class FlowSizeDistributionTest
     }
 
     @Test
+    void theProbabilitiesOfEachSizeAreThoseOfTheSampler() throws Exception
+    {
+        for (final String name : new String[]{ "websearch", "datamining" })
+        {
+            final FlowSizeDistribution sizes = FlowSizeDistribution.load(name);
+            final double[] probabilities = sizes.packetProbabilities();
+            double total = 0;
+            double mean = 0;
+            for (int n = 0; n < probabilities.length; n++)
+            {
+                total += probabilities[n];
+                mean += n * probabilities[n];
+            }
+            assertEquals(1.0, total, 1e-9, name);
+            assertEquals(sizes.exactMeanPackets(), mean, 1e-6 * mean, name);
+            assertEquals(0.0, probabilities[0]);
+        }
+        final double[] web = FlowSizeDistribution.load("websearch").packetProbabilities();
+        assertEquals(0.15, web[6], 1e-12, "the first row's mass sits at 6 packets");
+        assertEquals(0.05 / 7, web[7], 1e-12, "6 to 13 packets hold 0.05, one seventh per packet");
+        assertEquals(20_001, web.length);
+    }
+
+    @Test
     void samplesInterpolateBetweenEntriesAndRoundUp() throws Exception
     {
         final FlowSizeDistribution web = FlowSizeDistribution.load("websearch");
