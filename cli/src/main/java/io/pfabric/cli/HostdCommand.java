@@ -217,7 +217,7 @@ public final class HostdCommand implements Callable<Integer>
             public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
             {
                 final AppServer current = server.get();
-                if (null != current)
+                if (null != current && !HostDaemon.isMeasurement(message, length))
                 {
                     final byte[] bytes = new byte[length];
                     message.getBytes(0, bytes);
@@ -229,7 +229,7 @@ public final class HostdCommand implements Callable<Integer>
             {
                 if (!measuring.get() && null == runner && !record.isComplete())
                 {
-                    err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s incomplete at stop (%,d bytes)%n",
+                    err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s given up incomplete (%,d bytes)%n",
                         hostName, record.flowId(), topology.hosts().get(record.destinationHost()).name(),
                         record.sizeBytes());
                 }
