@@ -11,6 +11,7 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testbed.NetnsTestbed;
 import io.pfabric.testbed.PfabricJvm;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
@@ -49,6 +50,20 @@ public final class TestbedCommand
         return Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "testbed");
     }
 
+    /**
+     * The prefix of the testbed's namespaces: {@value #PREFIX}, or the system property {@code pfabric.testbed.prefix}
+     * (for tests that must not touch a user's testbed).
+     */
+    static String prefix()
+    {
+        return System.getProperty("pfabric.testbed.prefix", PREFIX);
+    }
+
+    static NetnsTestbed testbed()
+    {
+        return new NetnsTestbed(stateDirectory(), prefix());
+    }
+
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
     {
         return TopologySpec.parse(spec).toTopology(rateBitsPerSec, discipline);
@@ -78,38 +93,27 @@ public final class TestbedCommand
         {
             DisciplineKind.byName(discipline);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
-            final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
-            if (!leftovers.isEmpty())
-            {
-                System.err.println("pfabric testbed: removed leftovers " + leftovers);
-            }
-            final Path state = stateDirectory();
-            Files.createDirectories(state);
-            final Path topologyFile = state.resolve("topology.yaml");
-            Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
-            final NetnsFabric fabric = NetnsFabric.build(topology, PREFIX);
+            final NetnsTestbed testbed = testbed();
             final List<String> command = PfabricJvm.command();
             command.add("testbed");
             command.add("switches");
-            command.add(topologyFile.toString());
-            final File log = state.resolve("switches.log").toFile();
-            final Process switches = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            Files.writeString(state.resolve("switches.pid"), Long.toString(switches.pid()));
-            if (switches.waitFor(3, TimeUnit.SECONDS))
-            {
-                fabric.close();
-                System.err.println("pfabric testbed: the switches stopped at once; see " + log);
-                return 1;
-            }
-            System.err.printf("pfabric testbed: %d hosts, %d switches up (namespaces %s-*, switch log %s)%n",
-                topology.hosts().size(), topology.switches().size(), PREFIX, log);
+            command.add("--prefix");
+            command.add(prefix());
+            testbed.up(topology, command, System.err);
+            System.err.printf("pfabric testbed: %s, %s up (namespaces %s-*, switch log %s)%n",
+                count(topology.hosts().size(), "host"), count(topology.switches().size(), "switch"), prefix(),
+                testbed.switchLog());
             for (final var host : topology.hosts())
             {
                 System.out.println(host.name() + " " + host.ipText());
             }
             return 0;
         }
+    }
+
+    static String count(final int n, final String noun)
+    {
+        return n + " " + (1 == n ? noun : noun.endsWith("h") ? noun + "es" : noun + "s");
     }
 
     /**
@@ -126,7 +130,28 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", PREFIX + "-" + host));
+            if (null == command || command.isEmpty())
+            {
+                throw new IllegalArgumentException("give the command to run in " + host + ", e.g. 'pfabric testbed " +
+                    "exec " + host + " -- ping -c 3 10.0.0.2'");
+            }
+            final NetnsTestbed testbed = testbed();
+            final List<String> namespaces = testbed.namespaces();
+            if (!namespaces.contains(prefix() + "-" + host))
+            {
+                if (namespaces.isEmpty())
+                {
+                    throw new IllegalStateException("no testbed is up; make one with 'pfabric testbed up'");
+                }
+                final List<String> names = new ArrayList<>();
+                for (final String namespace : namespaces)
+                {
+                    names.add(namespace.substring(prefix().length() + 1));
+                }
+                throw new IllegalArgumentException("no host or switch " + host + " in the testbed; it has " +
+                    String.join(", ", names));
+            }
+            final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", prefix() + "-" + host));
             full.addAll(command);
             return new ProcessBuilder(full).inheritIO().start().waitFor();
         }
@@ -141,26 +166,8 @@ public final class TestbedCommand
     {
         public Integer call() throws Exception
         {
-            final Path pidFile = stateDirectory().resolve("switches.pid");
-            if (Files.exists(pidFile))
-            {
-                final long pid = Long.parseLong(Files.readString(pidFile).trim());
-                ProcessHandle.of(pid).ifPresent(process ->
-                {
-                    process.destroy();
-                    try
-                    {
-                        process.onExit().get(15, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception ex)
-                    {
-                        process.destroyForcibly();
-                    }
-                });
-                Files.delete(pidFile);
-            }
-            final List<String> removed = NetnsFabric.removeLeftovers(PREFIX);
-            System.err.println("pfabric testbed: removed " + removed.size() + " namespaces");
+            final List<String> removed = testbed().down();
+            System.err.println("pfabric testbed: removed " + count(removed.size(), "namespace"));
             return 0;
         }
     }
