@@ -11,7 +11,7 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
-import io.pfabric.testbed.NetnsTestbed;
+import io.pfabric.testbed.StandingTestbed;
 import io.pfabric.testbed.PfabricJvm;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
@@ -59,9 +59,9 @@ public final class TestbedCommand
         return System.getProperty("pfabric.testbed.prefix", PREFIX);
     }
 
-    static NetnsTestbed testbed()
+    static StandingTestbed testbed()
     {
-        return new NetnsTestbed(stateDirectory(), prefix());
+        return new StandingTestbed(stateDirectory(), prefix());
     }
 
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
@@ -93,7 +93,7 @@ public final class TestbedCommand
         {
             DisciplineKind.byName(discipline);
             final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
-            final NetnsTestbed testbed = testbed();
+            final StandingTestbed testbed = testbed();
             final List<String> command = PfabricJvm.command();
             command.add("testbed");
             command.add("switches");
@@ -135,7 +135,7 @@ public final class TestbedCommand
                 throw new IllegalArgumentException("give the command to run in " + host + ", e.g. 'pfabric testbed " +
                     "exec " + host + " -- ping -c 3 10.0.0.2'");
             }
-            final NetnsTestbed testbed = testbed();
+            final StandingTestbed testbed = testbed();
             final List<String> namespaces = testbed.namespaces();
             if (!namespaces.contains(prefix() + "-" + host))
             {

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * removes the namespaces of one whose switches have stopped. Whatever {@link #up} made is removed when it fails or
  * the process is interrupted (SIGINT, SIGTERM) before it is done.
  */
-public final class NetnsTestbed
+public final class StandingTestbed
 {
     private static final long SWITCHES_START_SECONDS = 3;
     private static final long SWITCHES_STOP_SECONDS = 15;
@@ -35,7 +35,7 @@ public final class NetnsTestbed
      * @param stateDirectory where its topology, switch log and switch process id are kept.
      * @param prefix         of its namespace names.
      */
-    public NetnsTestbed(final Path stateDirectory, final String prefix)
+    public StandingTestbed(final Path stateDirectory, final String prefix)
     {
         this.stateDirectory = stateDirectory;
         this.prefix = prefix;
@@ -87,7 +87,7 @@ public final class NetnsTestbed
         {
             return Optional.empty();
         }
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(NetnsTestbed::runsSwitches);
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(StandingTestbed::runsSwitches);
     }
 
     private static boolean runsSwitches(final ProcessHandle process)
