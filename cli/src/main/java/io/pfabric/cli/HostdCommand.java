@@ -203,6 +203,10 @@ public final class HostdCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
         }
+        if (null != workload)
+        {
+            Quantities.requireLoad("--load", load);
+        }
         final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
         final TrafficClasses hostClasses = hostClasses(classes, topology, host);
         final HostControlOptions controlOptions = controlOptions(linkRateBitsPerSec);

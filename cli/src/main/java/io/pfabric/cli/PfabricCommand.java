@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.util.concurrent.Callable;
 
 /**
  * The {@code pfabric} command line, dispatched by the {@code ./pfabric} launcher.
@@ -36,17 +37,20 @@ import java.nio.file.NoSuchFileException;
         "",
         "Run './pfabric COMMAND --help' for a command's options."
     })
-public final class PfabricCommand implements Runnable
+public final class PfabricCommand implements Callable<Integer>
 {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     /**
-     * Without a subcommand, print the usage.
+     * Without a subcommand, print the usage to standard error and fail: there was nothing to do.
+     *
+     * @return 2.
      */
-    public void run()
+    public Integer call()
     {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(System.err);
+        return 2;
     }
 
     /**

@@ -76,23 +76,39 @@ public final class TestbedCommand
         description = "Make the namespaces and links of a topology and start its switches in the background.")
     static final class Up implements Callable<Integer>
     {
-        @Option(names = "--topo", required = true, paramLabel = "SPEC",
-            description = "star:N, leafspine:LxHxS or fattree:K (docs/topology.md).")
+        @Option(names = "--topo", required = true, paramLabel = "SPEC|FILE",
+            description = "star:N, leafspine:LxHxS, fattree:K, or a topology file (YAML or JSON, " +
+                "docs/topology.md), which gives every port's rate and discipline itself.")
         String spec;
 
-        @Option(names = "--rate", defaultValue = "1g", paramLabel = "RATE",
-            description = "Line rate of every switch port (default: ${DEFAULT-VALUE}); 0 = unpaced.")
+        @Option(names = "--rate", paramLabel = "RATE",
+            description = "Line rate of every switch port of a star, leaf-spine or fat-tree (default: 1g); 0 = " +
+                "unpaced.")
         String rate;
 
-        @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes) " +
-                "(default: ${DEFAULT-VALUE}).")
+        @Option(names = "--discipline", paramLabel = "NAME",
+            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes), for every " +
+                "port of a star, leaf-spine or fat-tree (default: pfabric).")
         String discipline;
 
         public Integer call() throws Exception
         {
-            DisciplineKind.byName(discipline);
-            final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
+            final Topology topology;
+            if (TopologySpec.namesFile(spec))
+            {
+                if (null != rate || null != discipline)
+                {
+                    throw new IllegalArgumentException("--rate and --discipline are for a shape; the topology file " +
+                        spec + " gives every port's own");
+                }
+                topology = TopologyParser.parse(Path.of(spec));
+            }
+            else
+            {
+                final String name = null == discipline ? "pfabric" : discipline;
+                DisciplineKind.byName(name);
+                topology = topology(spec, Rates.parseBitsPerSec(null == rate ? "1g" : rate), name);
+            }
             final StandingTestbed testbed = testbed();
             final List<String> command = PfabricJvm.command();
             command.add("testbed");

@@ -62,6 +62,7 @@ public final class TraceCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--hosts must be at least 2");
         }
+        Quantities.requireLoad("--load", load);
         final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
         if (rateBitsPerSec <= 0)
         {

@@ -94,8 +94,9 @@ class ReadmeExamplesSystemTest
                     continue;
                 }
                 Files.writeString(clone.resolve(example.name() + ".sh"), block(blocks, example));
-                driver.append(String.format("timeout -k 10 %d bash -e %s.sh > %s.log 2>&1; echo $? > %s.rc%n",
-                    example.boundSec(), example.name(), example.name(), example.name()));
+                driver.append(String.format("started=$(date +%%s%%N); timeout -k 10 %d bash -e %s.sh > %s.log 2>&1; " +
+                    "echo $? > %s.rc; echo $(( ($(date +%%s%%N) - started) / 1000000 )) > %s.ms%n",
+                    example.boundSec(), example.name(), example.name(), example.name(), example.name()));
                 driver.append(String.format("[ \"$(cat %s.rc)\" = 0 ] || exit 0%n", example.name()));
             }
             Files.writeString(clone.resolve("driver.sh"), driver);
@@ -123,6 +124,8 @@ class ReadmeExamplesSystemTest
                     output);
                 assertTrue(output.contains(example.expected()), () -> "the " + example.name() + " block printed '" +
                     example.expected() + "':\n" + output);
+                System.out.printf("README's %s block: %s ms%n", example.name(),
+                    PfabricJava.text(clone.resolve(example.name() + ".ms")).strip());
             }
             passed = true;
             assumeTrue(mininet, "Mininet is not installed (/usr/bin/mn): its block was not run");

@@ -1,5 +1,8 @@
 package io.pfabric.common.topology;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -96,8 +99,27 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines, int pods)
                 throw new IllegalArgumentException("--topo '" + text + "': " + ex.getMessage(), ex);
             }
         }
+        if (namesFile(text))
+        {
+            throw new IllegalArgumentException("--topo here takes star:N, leafspine:LxHxS or fattree:K, not a " +
+                "topology file ('" + text + "'); 'pfabric testbed up', hostd and switchd take files");
+        }
         throw new IllegalArgumentException(
             "--topo must be star:N, leafspine:LxHxS or fattree:K, not '" + text + "'");
+    }
+
+    /**
+     * Whether a {@code --topo} value names a topology file rather than a shape: it ends in .yaml, .yml or .json, or
+     * a file of that name exists.
+     *
+     * @param text the value.
+     * @return true for a file.
+     */
+    public static boolean namesFile(final String text)
+    {
+        final String lower = text.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".json") ||
+            Files.isRegularFile(Path.of(text));
     }
 
     /**
