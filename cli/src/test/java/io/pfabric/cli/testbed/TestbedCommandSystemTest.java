@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of the test's own and a state directory of its own: a second {@code up} refuses while one is up and {@code down}
  * then stops every switch process; Ctrl-C during {@code up} leaves no namespace; {@code exec} with no command, an
  * unknown host or no testbed says so; the counts are in words that agree with them, and a star of fewer than two
- * hosts is refused.
+ * hosts is refused; a topology file makes a testbed as a shape does.
  */
 @Timeout(180)
 @RequiresNetns
@@ -172,6 +172,18 @@ class TestbedCommandSystemTest
         assertEquals("pfabric testbed exec: no host or switch h9 in the testbed; it has h1, h2, s1",
             unknown.output().strip());
         assertEquals(0, run("testbed", "exec", "h1", "--", "true").exit());
+    }
+
+    @Test
+    void upTakesATopologyFile() throws Exception
+    {
+        final Path file = PfabricJava.repository().resolve("common/src/test/resources/topology/star2.yaml");
+        final Finished up = run("testbed", "up", "--topo", file.toString());
+        assertEquals(0, up.exit(), up.output());
+        assertTrue(up.output().contains("2 hosts, 1 switch up"), up.output());
+        assertEquals(List.of(prefix + "-h1", prefix + "-h2", prefix + "-s1"), namespaces().stream().sorted().toList());
+        final Finished ping = run("testbed", "exec", "h1", "--", "ping", "-c", "1", "-W", "10", "10.0.0.2");
+        assertEquals(0, ping.exit(), ping.output());
     }
 
     @Test
