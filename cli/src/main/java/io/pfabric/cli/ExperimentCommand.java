@@ -102,7 +102,7 @@ public final class ExperimentCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
-        final long rateBitsPerSec = Rates.parseBitsPerSec(fabric.rate);
+        final long rateBitsPerSec = Rates.parseOption("--rate", fabric.rate, false);
         final Topology topology;
         if ("loopback".equals(testbed))
         {

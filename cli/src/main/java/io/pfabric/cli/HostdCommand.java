@@ -192,7 +192,7 @@ public final class HostdCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("no host named '" + hostName + "' in " + topologyFile);
         }
-        final long linkRateBitsPerSec = null != rate ? Rates.parseBitsPerSec(rate) : attachmentRate(topology, host);
+        final long linkRateBitsPerSec = null != rate ? Rates.parseOption("--rate", rate, true) : attachmentRate(topology, host);
         final boolean measure = "auto".equalsIgnoreCase(baseRtt);
         final long baseRttNs = measure ? DEFAULT_BASE_RTT_NS : Quantities.parseNanos(baseRtt);
         if (baseRttNs <= 0)

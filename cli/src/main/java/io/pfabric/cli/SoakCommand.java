@@ -109,7 +109,7 @@ public final class SoakCommand implements Callable<Integer>
             throw new IllegalArgumentException("--duration and --sample-interval must be positive");
         }
         Quantities.requireLoad("--load", load);
-        final Soak.Settings settings = new Soak.Settings(topo, Rates.parseBitsPerSec(rate), workload, load,
+        final Soak.Settings settings = new Soak.Settings(topo, Rates.parseOption("--rate", rate, false), workload, load,
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));

@@ -107,7 +107,7 @@ public final class TestbedCommand
             {
                 final String name = null == discipline ? "pfabric" : discipline;
                 DisciplineKind.byName(name);
-                topology = topology(spec, Rates.parseBitsPerSec(null == rate ? "1g" : rate), name);
+                topology = topology(spec, Rates.parseOption("--rate", null == rate ? "1g" : rate, true), name);
             }
             final StandingTestbed testbed = testbed();
             final List<String> command = PfabricJvm.command();

@@ -1,6 +1,7 @@
 package io.pfabric.cli;
 
 import io.pfabric.common.control.ControlKeys;
+import io.pfabric.common.topology.Rates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -111,6 +112,33 @@ class CommandLineTest
             "pfabric", "--out", directory.resolve("experiment").toString()), "pfabric experiment: --loads" + rule);
         assertFalse(Files.exists(directory.resolve("experiment")));
         assertRefused(run("soak", "--load", "1"), "pfabric soak: --load" + rule);
+    }
+
+    @Test
+    void aRateIsCheckedByOneRuleThatNamesTheOption()
+    {
+        final String trace = directory.resolve("trace.csv").toString();
+        assertRefused(run("trace", "--workload", "websearch", "--hosts", "4", "--rate", "0", "--flows", "10", "--out",
+            trace), "pfabric trace: --rate must be positive here (0, unpaced, is not a rate a workload or a " +
+            "normalized FCT can be computed at)");
+        assertRefused(run("ideal", "--trace", trace, "--rate", "fast", "--base-rtt", "20us"),
+            "pfabric ideal: --rate: " + badRate("fast"));
+        assertRefused(run("experiment", "--testbed", "loopback", "--topo", "star:2", "--rate", "fast", "--out",
+            directory.resolve("experiment").toString()), "pfabric experiment: --rate: " + badRate("fast"));
+        assertFalse(Files.exists(directory.resolve("experiment")));
+    }
+
+    private static String badRate(final String text)
+    {
+        try
+        {
+            Rates.parseBitsPerSec(text);
+            throw new AssertionError(text + " parsed as a rate");
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return ex.getMessage();
+        }
     }
 
     @Test
