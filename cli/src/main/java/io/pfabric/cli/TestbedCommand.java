@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
         TestbedCommand.Up.class, TestbedCommand.Exec.class, TestbedCommand.Down.class, TestbedCommand.Switches.class })
 public final class TestbedCommand
 {
-    static final String PREFIX = "pftb";
+    static final String PREFIX = StandingTestbed.DEFAULT_PREFIX;
 
 
     static Path stateDirectory()

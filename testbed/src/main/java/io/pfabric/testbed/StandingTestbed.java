@@ -22,6 +22,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StandingTestbed
 {
+    /**
+     * The prefix of the namespaces of {@code pfabric testbed}.
+     */
+    public static final String DEFAULT_PREFIX = "pftb";
+
     private static final long SWITCHES_START_SECONDS = 3;
     private static final long SWITCHES_STOP_SECONDS = 15;
     private static final int CLEAN_UP_PASSES = 3;
@@ -67,31 +72,43 @@ public final class StandingTestbed
     }
 
     /**
-     * The process that runs the testbed's switches, if it runs.
+     * The process that runs the testbed's switches, if it runs: the one this state directory started, else one that
+     * another checkout (another state directory) started for the same prefix.
      *
      * @return the process.
      * @throws IOException if the id file cannot be read.
      */
     public Optional<ProcessHandle> switches() throws IOException
     {
-        if (!Files.exists(pidFile()))
+        if (Files.exists(pidFile()))
         {
-            return Optional.empty();
+            try
+            {
+                final Optional<ProcessHandle> started = ProcessHandle.of(
+                    Long.parseLong(Files.readString(pidFile()).trim())).filter(this::runsSwitches);
+                if (started.isPresent())
+                {
+                    return started;
+                }
+            }
+            catch (final NumberFormatException ex)
+            {
+                // Not an id: no process of ours.
+            }
         }
-        final long pid;
-        try
-        {
-            pid = Long.parseLong(Files.readString(pidFile()).trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            return Optional.empty();
-        }
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(StandingTestbed::runsSwitches);
+        return ProcessHandle.allProcesses().filter(this::runsSwitches).findFirst();
     }
 
-    private static boolean runsSwitches(final ProcessHandle process)
+    /**
+     * Whether a process runs {@code pfabric testbed switches} for this prefix ({@value #DEFAULT_PREFIX} when its
+     * command line names none).
+     */
+    private boolean runsSwitches(final ProcessHandle process)
     {
+        if (!process.isAlive())
+        {
+            return false;
+        }
         final List<String> arguments;
         try
         {
@@ -103,7 +120,14 @@ public final class StandingTestbed
             return false;
         }
         final int testbed = arguments.indexOf("testbed");
-        return testbed >= 0 && testbed + 1 < arguments.size() && "switches".equals(arguments.get(testbed + 1));
+        if (testbed < 0 || testbed + 1 >= arguments.size() || !"switches".equals(arguments.get(testbed + 1)))
+        {
+            return false;
+        }
+        final int option = arguments.indexOf("--prefix");
+        final String named = option > testbed && option + 1 < arguments.size() ? arguments.get(option + 1) :
+            DEFAULT_PREFIX;
+        return prefix.equals(named);
     }
 
     /**
@@ -200,18 +224,17 @@ public final class StandingTestbed
     }
 
     /**
-     * Stop the switches (SIGTERM, then SIGKILL after 15 s) and remove every namespace of the prefix, also those of a
-     * testbed whose switches crashed.
+     * Stop the switches (SIGTERM, then SIGKILL after 15 s), every process that runs them for this prefix, and remove
+     * every namespace of the prefix, also those of a testbed whose switches crashed.
      *
      * @return the namespaces removed.
      * @throws IOException if a namespace cannot be removed.
      */
     public List<String> down() throws IOException
     {
-        final Optional<ProcessHandle> running = switches();
-        if (running.isPresent())
+        for (final ProcessHandle process : ProcessHandle.allProcesses().filter(this::runsSwitches).toList())
         {
-            stop(running.get());
+            stop(process);
         }
         Files.deleteIfExists(pidFile());
         return NetnsFabric.removeLeftovers(prefix);

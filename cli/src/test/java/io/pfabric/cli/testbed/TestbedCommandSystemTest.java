@@ -126,6 +126,23 @@ class TestbedCommandSystemTest
     }
 
     @Test
+    void aTestbedUpFromAnotherCheckoutIsSeenAndDownStopsItsSwitches() throws Exception
+    {
+        assertEquals(0, run("testbed", "up", "--topo", "star:2", "--rate", "100m").exit());
+        final ProcessHandle firstSwitches = switches().orElseThrow();
+        Files.delete(home.resolve(".pfabric/testbed/switches.pid"));
+
+        final Finished second = run("testbed", "up", "--topo", "star:2");
+        assertEquals(2, second.exit(), second.output());
+        assertTrue(second.output().contains("a testbed is up already (its switches run as process " +
+            firstSwitches.pid() + ")"), second.output());
+
+        assertEquals(0, run("testbed", "down").exit());
+        assertFalse(firstSwitches.isAlive(), "down stopped the switches it found");
+        assertEquals(List.of(), namespaces());
+    }
+
+    @Test
     void ctrlCDuringUpRemovesWhatItMade() throws Exception
     {
         final Process up = start("up.log", "testbed", "up", "--topo", "leafspine:2x2x2", "--rate", "100m");
