@@ -7,6 +7,7 @@ import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.controllerd.ControllerConfiguration;
 import io.pfabric.controllerd.ControllerDaemon;
 import io.pfabric.controllerd.syn.Metric;
@@ -147,7 +148,8 @@ public final class ControllerdCommand implements Callable<Integer>
                 {
                     final PrometheusMeterRegistry registry = CountersFile.newRegistry();
                     DaemonMetrics.bindController(daemon, registry);
-                    counters = countersFile.start(registry, err);
+                    counters = countersFile.start(registry, err, "controllerd", "controllerd",
+                        MetricsEndpoint.testbedOf(topologyFile));
                 }
                 barrier.await();
             }

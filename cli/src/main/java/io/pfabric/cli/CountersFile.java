@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,6 +16,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * last collection, collections, threads, open files), rewritten every interval and once more at stop with
  * {@code pfabric_stopped 1}. Every write goes to a hidden temporary file beside the target, which is then renamed
  * over it, so a reader (or node_exporter's textfile collector) sees the previous snapshot or the next one, never
- * half of one, also when the process is killed in the middle of a write.
+ * half of one, also when the process is killed in the middle of a write. The same registry may also be served over
+ * HTTP ({@link MetricsServer}), and the server's address recorded in a testbed's state until the stop.
  */
 final class CountersFile implements AutoCloseable
 {
@@ -47,12 +50,14 @@ final class CountersFile implements AutoCloseable
     private final AtomicBoolean stopped = new AtomicBoolean();
     private final PrintStream err;
     private volatile boolean failureReported;
+    private MetricsServer server;
+    private Path record;
+    private Runnable beforeStop = () -> {};
 
     private CountersFile(final Path file, final PrometheusMeterRegistry registry, final PrintStream err)
     {
         this.file = file;
-        final Path name = file.getFileName();
-        this.partial = file.resolveSibling("." + name + ".partial");
+        this.partial = null == file ? null : file.resolveSibling("." + file.getFileName() + ".partial");
         this.registry = registry;
         this.err = err;
         this.writer = Executors.newSingleThreadScheduledExecutor(runnable ->
@@ -96,6 +101,105 @@ final class CountersFile implements AutoCloseable
         countersFile.writer.scheduleAtFixedRate(countersFile::writeQuietly, intervalNs, intervalNs,
             TimeUnit.NANOSECONDS);
         return countersFile;
+    }
+
+    /**
+     * The registry's meters and the JVM's, written to a file every interval if one is given, and served over HTTP
+     * if an address is given.
+     *
+     * @param file           the file, or null for none.
+     * @param intervalNs     time between writes.
+     * @param metricsAddress where to serve {@code /metrics}, or null for nowhere.
+     * @param registry       the daemon's meters.
+     * @param err            where a failed write is reported, once.
+     * @return the running writer and server.
+     * @throws IOException if the first write fails or the address cannot be bound.
+     */
+    static CountersFile start(final Path file, final long intervalNs, final InetSocketAddress metricsAddress,
+        final PrometheusMeterRegistry registry, final PrintStream err) throws IOException
+    {
+        if (null != file)
+        {
+            final CountersFile countersFile;
+            try
+            {
+                countersFile = start(file, intervalNs, registry, err);
+            }
+            catch (final IOException ex)
+            {
+                throw new IOException("cannot write --counters-file " + file + ": " + ex.getMessage(), ex);
+            }
+            try
+            {
+                countersFile.serve(metricsAddress);
+            }
+            catch (final IOException ex)
+            {
+                countersFile.writer.shutdownNow();
+                countersFile.gcMetrics.close();
+                throw ex;
+            }
+            return countersFile;
+        }
+        final CountersFile served = new CountersFile(null, registry, err);
+        served.bindJvm();
+        try
+        {
+            served.serve(metricsAddress);
+        }
+        catch (final IOException ex)
+        {
+            served.gcMetrics.close();
+            throw ex;
+        }
+        return served;
+    }
+
+    private void serve(final InetSocketAddress metricsAddress) throws IOException
+    {
+        if (null != metricsAddress)
+        {
+            try
+            {
+                server = MetricsServer.start(metricsAddress, registry);
+            }
+            catch (final IOException ex)
+            {
+                throw new IOException("cannot serve --metrics on " + metricsAddress + ": " + ex.getMessage(), ex);
+            }
+        }
+    }
+
+    /**
+     * Where the meters are served.
+     *
+     * @return the bound address, or null if they are not.
+     */
+    InetSocketAddress metricsAddress()
+    {
+        return null == server ? null : server.address();
+    }
+
+    /**
+     * Run this at {@link #close()} before the final snapshot, e.g. to record what a meter still holds.
+     *
+     * @param action the action.
+     */
+    void beforeStop(final Runnable action)
+    {
+        beforeStop = action;
+    }
+
+    /**
+     * Record where the meters are served in a testbed's state, until {@link #close()}.
+     *
+     * @param endpoint       the record.
+     * @param stateDirectory the testbed's state directory.
+     * @throws IOException if it cannot be written.
+     */
+    void record(final MetricsEndpoint endpoint, final Path stateDirectory) throws IOException
+    {
+        record = endpoint.write(stateDirectory);
     }
 
     /**
@@ -146,6 +250,10 @@ final class CountersFile implements AutoCloseable
 
     private synchronized void write() throws IOException
     {
+        if (null == file)
+        {
+            return;
+        }
         Files.writeString(partial, registry.scrape(), StandardCharsets.UTF_8);
         Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
@@ -165,8 +273,24 @@ final class CountersFile implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+        beforeStop.run();
         stopped.set(true);
         writeQuietly();
+        if (null != record)
+        {
+            try
+            {
+                Files.deleteIfExists(record);
+            }
+            catch (final IOException ex)
+            {
+                err.printf(Locale.ROOT, "pfabric: cannot remove the metrics record %s: %s%n", record, ex.getMessage());
+            }
+        }
+        if (null != server)
+        {
+            server.close();
+        }
         gcMetrics.close();
     }
 }

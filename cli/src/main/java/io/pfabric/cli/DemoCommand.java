@@ -79,6 +79,11 @@ public final class DemoCommand implements Callable<Integer>
         description = "Virtual-time demo: size of the long flow in bytes (default: ${DEFAULT-VALUE}).")
     long longFlowBytes;
 
+    @Option(names = "--live",
+        description = "Show the fabric's switch ports and hosts as 'pfabric top' shows a testbed's, redrawn every " +
+            "second on standard output while the demo runs.")
+    boolean live;
+
     /**
      * {@inheritDoc}
      */
@@ -106,8 +111,16 @@ public final class DemoCommand implements Callable<Integer>
             TimeUnit.SECONDS.toNanos(30),
             String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,
                 ExperimentSettings.loadLabel(load), seed));
-        final Experiment.Outcome outcome =
-            new Experiment(settings, System.err).runStoppingOnSignal("pfabric demo");
+        final Experiment experiment = new Experiment(settings, System.err);
+        final Experiment.Outcome outcome;
+        try (LiveView view = live ? new LiveView(System.out, "demo") : null)
+        {
+            if (null != view)
+            {
+                experiment.observe(view);
+            }
+            outcome = experiment.runStoppingOnSignal("pfabric demo");
+        }
         printFabric(System.out, settings, outcome, csv);
         System.err.println("pfabric demo: FCT logs, summary.csv, fct-vs-load.png and README.md in " + directory);
         return 0;

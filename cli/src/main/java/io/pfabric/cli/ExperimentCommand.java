@@ -93,6 +93,11 @@ public final class ExperimentCommand implements Callable<Integer>
         description = "How long a run waits for flows after its last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Option(names = "--live",
+        description = "Show the fabric's switch ports and hosts as 'pfabric top' shows a testbed's, redrawn every " +
+            "second on standard output while the experiment runs.")
+    boolean live;
+
     /**
      * {@inheritDoc}
      */
@@ -135,8 +140,16 @@ public final class ExperimentCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final long startNs = System.nanoTime();
-        final Experiment.Outcome outcome =
-            new Experiment(settings, System.err).runStoppingOnSignal("pfabric experiment");
+        final Experiment experiment = new Experiment(settings, System.err);
+        final Experiment.Outcome outcome;
+        try (LiveView view = live ? new LiveView(System.out, "experiment") : null)
+        {
+            if (null != view)
+            {
+                experiment.observe(view);
+            }
+            outcome = experiment.runStoppingOnSignal("pfabric experiment");
+        }
         final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
         ResultsTable.print(System.out, outcome.lines());
         System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +

@@ -22,6 +22,7 @@ import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -186,6 +187,7 @@ public final class HostdCommand implements Callable<Integer>
     public Integer call() throws IOException
     {
         final PrintStream err = System.err;
+        countersFile.validate();
         final Topology topology = TopologyParser.parse(topologyFile);
         final HostSpec host = topology.host(hostName);
         if (null == host)
@@ -216,6 +218,7 @@ public final class HostdCommand implements Callable<Integer>
         final List<WorkloadTrace.FlowSpec> trace = null == workload ? List.of() :
             trace(topology, requirePositiveRate(linkRateBitsPerSec));
         final AtomicReference<AppServer> server = new AtomicReference<>();
+        final AtomicReference<FlowCompletionMeter> completionMeter = new AtomicReference<>();
         final TransportListener listener = new TransportListener()
         {
             public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
@@ -231,6 +234,11 @@ public final class HostdCommand implements Callable<Integer>
 
             public void onFlowFinished(final FlowRecord record)
             {
+                final FlowCompletionMeter meter = completionMeter.get();
+                if (null != meter)
+                {
+                    meter.onFlowFinished(record);
+                }
                 if (!measuring.get() && null == runner && !record.isComplete())
                 {
                     err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s given up incomplete (%,d bytes)%n",
@@ -262,13 +270,12 @@ public final class HostdCommand implements Callable<Integer>
         final CountersFile counters;
         try
         {
-            counters = startCounters(daemon, err);
+            counters = startCounters(daemon, completionMeter, err);
         }
         catch (final IOException ex)
         {
             daemon.close();
-            err.printf(Locale.ROOT, "pfabric hostd %s: cannot write --counters-file %s: %s%n", hostName,
-                countersFile.file, ex.getMessage());
+            err.printf(Locale.ROOT, "pfabric hostd %s: %s%n", hostName, ex.getMessage());
             return 1;
         }
         if (measure)
@@ -412,7 +419,8 @@ public final class HostdCommand implements Callable<Integer>
             hostName, DEFAULT_BASE_RTT_NS / 1e3);
     }
 
-    private CountersFile startCounters(final HostDaemon daemon, final PrintStream err) throws IOException
+    private CountersFile startCounters(final HostDaemon daemon,
+        final AtomicReference<FlowCompletionMeter> completionMeter, final PrintStream err) throws IOException
     {
         if (!countersFile.requested())
         {
@@ -420,7 +428,20 @@ public final class HostdCommand implements Callable<Integer>
         }
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
         DaemonMetrics.bindHost(daemon, registry);
-        return countersFile.start(registry, err);
+        final FlowCompletionMeter meter = new FlowCompletionMeter(hostName, daemon.counters(), registry);
+        final CountersFile counters;
+        try
+        {
+            counters = countersFile.start(registry, err, "hostd", hostName, MetricsEndpoint.testbedOf(topologyFile));
+        }
+        catch (final IOException ex)
+        {
+            meter.close();
+            throw ex;
+        }
+        counters.beforeStop(meter::close);
+        completionMeter.set(meter);
+        return counters;
     }
 
     private int runWorkload(final HostDaemon daemon, final WorkloadRunner runner,

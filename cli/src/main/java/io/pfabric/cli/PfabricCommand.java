@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
     description = "pfabric: pFabric's switch queues and transport as a userspace datacenter dataplane.",
     subcommands = {
         DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
-        RecvCommand.class, TcpdCommand.class, TestbedCommand.class, TraceCommand.class, IdealCommand.class,
+        RecvCommand.class, TcpdCommand.class, TestbedCommand.class, MonitorCommand.class, TopCommand.class, TraceCommand.class, IdealCommand.class,
         AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class, SoakCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class },

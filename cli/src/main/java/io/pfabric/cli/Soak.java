@@ -10,6 +10,10 @@ import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.testbed.NetnsFabric;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
+import io.pfabric.testbed.monitor.PrometheusText;
+import io.pfabric.testbed.monitor.Top;
+import io.pfabric.testbed.monitor.TopView;
 
 import java.io.File;
 import java.io.IOException;
@@ -19,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +46,7 @@ final class Soak
 {
     static final String DONE_LINE = "workload done";
     private static final int SIGTERM_EXIT_CODE = 128 + 15;
+    private static final String PORT_DROPS = "pfabric_port_dropped_frames_total";
     private static final long POLL_NS = TimeUnit.SECONDS.toNanos(1);
     private static final long STOP_PATIENCE_SECONDS = 60;
     private static final long START_PATIENCE_NS = TimeUnit.SECONDS.toNanos(60);
@@ -209,6 +215,24 @@ final class Soak
     static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress)
         throws IOException, InterruptedException
     {
+        return run(settings, pfabric, progress, null);
+    }
+
+    /**
+     * Run a soak, showing its switch ports and hosts as {@code pfabric top} does while it runs.
+     *
+     * @param settings what to run.
+     * @param pfabric  the command that runs {@code pfabric}.
+     * @param progress where progress lines go.
+     * @param live     where the view is redrawn every second (every daemon then also serves {@code --metrics}, and
+     *                 the output directory holds their records as a testbed's state does), or null for no view.
+     * @return what it saw.
+     * @throws IOException          if a process or file fails.
+     * @throws InterruptedException if interrupted.
+     */
+    static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress,
+        final PrintStream live) throws IOException, InterruptedException
+    {
         final Topology topology = TopologySpec.parse(settings.topologySpec())
             .toTopology(settings.rateBitsPerSec(), "pfabric");
         Files.createDirectories(settings.out());
@@ -228,7 +252,8 @@ final class Soak
             {
                 final String counterInterval = Math.max(1, settings.sampleIntervalNs() / 4_000_000_000L) + "s";
                 Daemon switches = start(settings, pfabric, "switches", List.of("testbed", "switches",
-                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
+                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval),
+                    null != live);
                 daemons.add(switches);
                 awaitFile(switches, START_PATIENCE_NS);
                 for (final HostSpec host : topology.hosts())
@@ -238,7 +263,8 @@ final class Soak
                         "--workload", settings.workload(), "--load", Double.toString(settings.load()), "--duration",
                         settings.durationNs() / 1_000_000 + "ms", "--seed", Long.toString(settings.seed()),
                         "--fct-log", fctLog(settings, host.name()).toString(), "--grace",
-                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
+                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval),
+                        null != live));
                 }
                 final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
@@ -249,6 +275,9 @@ final class Soak
                 final long deadlineNs = startNs + settings.durationNs() + settings.graceNs() + FINISH_PATIENCE_NS +
                     START_PATIENCE_NS;
                 long nextSampleNs = startNs + settings.sampleIntervalNs();
+                PrometheusText liveBefore = null;
+                long liveBeforeNs = System.nanoTime();
+                String lastLine = "";
                 final Set<String> done = new HashSet<>();
                 while (!allDone(hosts, done))
                 {
@@ -263,15 +292,29 @@ final class Soak
                         nowNs - startNs >= settings.killSwitchesAtNs())
                     {
                         switches = killAndRestart(settings, pfabric, switches, topologyFile, counterInterval,
-                            progress);
+                            progress, null != live);
                         daemons.set(0, switches);
                         switchKills++;
                     }
                     if (nowNs - nextSampleNs >= 0)
                     {
                         nextSampleNs += settings.sampleIntervalNs();
-                        progress.println(progressLine(sampleAll(daemons, nowNs - startNs, samples),
-                            nowNs - startNs, settings, trace.size()));
+                        lastLine = progressLine(sampleAll(daemons, nowNs - startNs, samples), nowNs - startNs,
+                            settings, trace.size());
+                        progress.println(lastLine);
+                    }
+                    if (null != live)
+                    {
+                        final List<String> problems = new ArrayList<>();
+                        final PrometheusText now = Top.scrape(MetricsEndpoint.readAll(settings.out()), problems);
+                        final long liveNowNs = System.nanoTime();
+                        final TopView view = TopView.of(liveBefore, now, (liveNowNs - liveBeforeNs) / 1e9);
+                        live.print(Top.CLEAR + Top.screen(view, String.format(Locale.ROOT, "pfabric soak  %s of " +
+                            "%s  %s", seconds(liveNowNs - startNs), seconds(settings.durationNs()),
+                            settings.topologySpec()), problems) + "\n" + lastLine + "\n");
+                        live.flush();
+                        liveBefore = now;
+                        liveBeforeNs = liveNowNs;
                     }
                     TimeUnit.NANOSECONDS.sleep(Math.min(POLL_NS, Math.max(1, nextSampleNs - System.nanoTime())));
                 }
@@ -323,7 +366,7 @@ final class Soak
     }
 
     private static Daemon killAndRestart(final Settings settings, final List<String> pfabric, final Daemon switches,
-        final Path topologyFile, final String counterInterval, final PrintStream progress)
+        final Path topologyFile, final String counterInterval, final PrintStream progress, final boolean live)
         throws IOException, InterruptedException
     {
         switches.process().destroyForcibly();
@@ -334,7 +377,7 @@ final class Soak
         Files.move(switches.log(), switches.log().resolveSibling("switches-killed.log"),
             StandardCopyOption.REPLACE_EXISTING);
         final Daemon restarted = start(settings, pfabric, "switches", List.of("testbed", "switches",
-            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
+            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval), live);
         awaitFile(restarted, START_PATIENCE_NS);
         return restarted;
     }
@@ -364,7 +407,7 @@ final class Soak
     }
 
     private static Daemon start(final Settings settings, final List<String> pfabric, final String name,
-        final List<String> arguments) throws IOException
+        final List<String> arguments, final boolean live) throws IOException
     {
         final Path counters = settings.out().resolve("counters-" + name + ".prom");
         final Path log = settings.out().resolve(name + ".log");
@@ -374,8 +417,17 @@ final class Soak
         command.addAll(arguments);
         command.add("--counters-file");
         command.add(counters.toString());
+        if (live)
+        {
+            command.add("--metrics");
+            command.add("0");
+        }
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        if (live && "switches".equals(name))
+        {
+            Files.writeString(settings.out().resolve(MetricsEndpoint.SWITCHES_PID), Long.toString(process.pid()));
+        }
         return new Daemon(name, process, counters, log);
     }
 
@@ -536,13 +588,10 @@ final class Soak
             final String[] at = { "switch", spec.name() };
             final long received = count(counters, "pfabric_port_received_frames_total", at);
             final long transmitted = count(counters, "pfabric_port_transmitted_frames_total", at);
-            final long queueDrops = count(counters, "pfabric_queue_tail_drop_packets_total", at) +
-                count(counters, "pfabric_queue_priority_drop_arrival_packets_total", at) +
-                count(counters, "pfabric_queue_priority_eviction_packets_total", at) +
-                count(counters, "pfabric_queue_bad_length_packets_total", at);
-            final long portDrops = count(counters, "pfabric_port_dropped_malformed_total", at) +
-                count(counters, "pfabric_port_dropped_no_route_total", at) +
-                count(counters, "pfabric_port_dropped_unsupported_total", at) +
+            final long queueDrops = count(counters, "pfabric_queue_dropped_frames_total", at);
+            final long portDrops = count(counters, PORT_DROPS, with(at, "reason", "malformed")) +
+                count(counters, PORT_DROPS, with(at, "reason", "no_route")) +
+                count(counters, PORT_DROPS, with(at, "reason", "unsupported")) +
                 count(counters, "pfabric_port_arp_ignored_total", at);
             final long queued = count(counters, "pfabric_queue_occupancy_frames", at);
             identities.add(new Identity(spec.name(), received, transmitted + queueDrops + portDrops + queued,
@@ -566,11 +615,19 @@ final class Soak
         final String[] to = { "switch", toSwitch, "port", toPort };
         final long sent = count(counters, "pfabric_port_transmitted_frames_total", from);
         final long received = count(counters, "pfabric_port_received_frames_total", to);
-        final long ringFull = count(counters, "pfabric_port_dropped_ring_full_total", to);
-        final long oversize = count(counters, "pfabric_port_dropped_oversize_total", to);
+        final long ringFull = count(counters, PORT_DROPS, with(to, "reason", "ring_full"));
+        final long oversize = count(counters, PORT_DROPS, with(to, "reason", "oversize"));
         return new Identity(fromSwitch + ":" + fromPort + " -> " + toSwitch + ":" + toPort, sent,
             received + ringFull + oversize, String.format(Locale.ROOT,
                 "received %,d + receive ring full %,d + oversize %,d", received, ringFull, oversize));
+    }
+
+    private static String[] with(final String[] labels, final String name, final String value)
+    {
+        final String[] more = Arrays.copyOf(labels, labels.length + 2);
+        more[labels.length] = name;
+        more[labels.length + 1] = value;
+        return more;
     }
 
     private static long count(final PrometheusText counters, final String name, final String[] labels)

@@ -89,6 +89,11 @@ public final class SoakCommand implements Callable<Integer>
         description = "Kill the switches' process with SIGKILL this long into the run and start a new one 1 s later.")
     String killSwitchesAt;
 
+    @Option(names = "--live",
+        description = "Show every switch port and host as 'pfabric top' does, redrawn every second on standard " +
+            "output; every process then also serves --metrics on a free loopback port.")
+    boolean live;
+
     @Option(names = "--out", defaultValue = ".pfabric/soak", paramLabel = "DIR",
         description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -113,7 +118,7 @@ public final class SoakCommand implements Callable<Integer>
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));
-        final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err);
+        final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err, live ? System.out : null);
         System.out.print(Soak.summary(result, settings));
         return result.passed() ? 0 : 1;
     }

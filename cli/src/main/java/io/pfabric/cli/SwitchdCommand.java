@@ -15,6 +15,7 @@ import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.switchd.SwitchPort;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -147,7 +148,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
         SwitchMetrics.bind(daemon, registry);
-        return countersFile.start(registry, err);
+        return countersFile.start(registry, err, "switchd", daemon.name(), MetricsEndpoint.testbedOf(topologyFile));
     }
 
     /**
@@ -219,7 +220,7 @@ public final class SwitchdCommand implements Callable<Integer>
                 admin.close();
             }
             daemon.close();
-            err.println("pfabric switchd: cannot write --counters-file " + countersFile.file + ": " + ex.getMessage());
+            err.println("pfabric switchd: " + ex.getMessage());
             return 1;
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())

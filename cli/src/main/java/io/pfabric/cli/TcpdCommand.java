@@ -6,6 +6,7 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -123,7 +124,8 @@ public final class TcpdCommand implements Callable<Integer>
                 {
                     final PrometheusMeterRegistry registry = CountersFile.newRegistry();
                     DaemonMetrics.bindTcp(hostName, replay, registry);
-                    counters = countersFile.start(registry, System.err);
+                    counters = countersFile.start(registry, System.err, "tcpd", hostName,
+                        MetricsEndpoint.testbedOf(topologyFile));
                 }
                 replay.connect(pool);
                 final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();

@@ -11,22 +11,19 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
-import io.pfabric.testbed.StandingTestbed;
 import io.pfabric.testbed.PfabricJvm;
+import io.pfabric.testbed.StandingTestbed;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pfabric testbed}: a fabric of network namespaces on this machine, with its switches running in one
@@ -91,8 +88,15 @@ public final class TestbedCommand
                 "port of a star, leaf-spine or fat-tree (default: pfabric).")
         String discipline;
 
+        @Option(names = "--metrics", defaultValue = "0", paramLabel = "[HOST:]PORT",
+            description = "Where the switches serve their meters for Prometheus (/metrics; a PORT alone listens on " +
+                "127.0.0.1; default 0, a free port), recorded in the testbed's state for 'pfabric monitor' and " +
+                "'pfabric top'.")
+        String metrics;
+
         public Integer call() throws Exception
         {
+            MetricsServer.address(metrics);
             final Topology topology;
             if (TopologySpec.namesFile(spec))
             {
@@ -115,6 +119,8 @@ public final class TestbedCommand
             command.add("switches");
             command.add("--prefix");
             command.add(prefix());
+            command.add("--metrics");
+            command.add(metrics);
             testbed.up(topology, command, System.err);
             System.err.printf("pfabric testbed: %s, %s up (namespaces %s-*, switch log %s)%n",
                 count(topology.hosts().size(), "host"), count(topology.switches().size(), "switch"), prefix(),
@@ -219,7 +225,8 @@ public final class TestbedCommand
                     {
                         SwitchMetrics.bind(runner.daemon(spec.name()), registry);
                     }
-                    counters = countersFile.start(registry, System.err);
+                    counters = countersFile.start(registry, System.err, MetricsEndpoint.SWITCHES,
+                        MetricsEndpoint.SWITCHES, topologyFile.toAbsolutePath().getParent());
                 }
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");

@@ -2,6 +2,7 @@ package io.pfabric.cli;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.testbed.monitor.PrometheusText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

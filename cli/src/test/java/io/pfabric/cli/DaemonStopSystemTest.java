@@ -4,6 +4,7 @@ import io.pfabric.cli.testbed.PfabricJava;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.testbed.monitor.PrometheusText;
 import io.pfabric.testsupport.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,7 +103,7 @@ class DaemonStopSystemTest
             () -> "switchd forwards; its log:\n" + PfabricJava.text(log));
         sendGarbage(new InetSocketAddress("127.0.84.1", 47941));
         Await.await(() -> counter(counters, "pfabric_port_received_frames_total") +
-            counter(counters, "pfabric_port_dropped_malformed_total") > 0, PATIENCE,
+            counter(counters, "pfabric_port_dropped_frames_total") > 0, PATIENCE,
             () -> "switchd counted the datagrams; its counters:\n" + PfabricJava.text(counters));
 
         final int exit = PfabricJava.terminate(switchd, 30_000);
@@ -116,7 +117,8 @@ class DaemonStopSystemTest
         assertEquals(Long.parseLong(printed.group(1)),
             last.sum("pfabric_port_received_frames_total", "port", "p1"), output);
         assertEquals(Long.parseLong(printed.group(4)),
-            last.sum("pfabric_port_dropped_malformed_total", "port", "p1"), output);
+            last.sum("pfabric_port_dropped_frames_total", "port", "p1", "reason", "malformed"), output);
+        ExpositionLint.assertClean(counters);
         assertTrue(output.contains("stopped"), output);
     }
 
@@ -146,6 +148,7 @@ class DaemonStopSystemTest
         assertEquals(1, last.sum(CountersFile.STOPPED), output);
         assertEquals(GARBAGE_DATAGRAMS, last.sum("pfabric_controller_messages_malformed_total"), output);
         assertTrue(output.contains("refused malformed " + GARBAGE_DATAGRAMS), output);
+        ExpositionLint.assertClean(counters);
     }
 
     @Test
@@ -186,6 +189,7 @@ class DaemonStopSystemTest
         assertEquals(1, receiverCounters.sum(CountersFile.STOPPED), received);
         assertEquals(0, receiverCounters.sum("pfabric_tcp_flows_completed_total", "host", "h2"), received);
         assertFalse(Files.exists(directory.resolve(".tcpd-h2.prom.partial")), "no partial snapshot is left");
+        ExpositionLint.assertClean(directory.resolve("tcpd-h1.prom"));
     }
 
     private String[] tcpd(final String host, final String... more)

@@ -12,6 +12,7 @@ import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
+import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
@@ -22,6 +23,7 @@ import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimRun;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.testbed.CongestionControlAllowance;
+import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
@@ -98,8 +100,49 @@ public final class Experiment
     private final Teardown teardown = new Teardown();
     private final HostdReplay hosts;
     private volatile boolean stopped;
+    private volatile Observer observer = new Observer()
+    {
+    };
     private PathRtts rtts;
     private String tcpSettings;
+
+    /**
+     * Told what runs, as it starts, for a view of the experiment while it runs; on the experiment's thread.
+     */
+    public interface Observer
+    {
+        /**
+         * A fabric is up.
+         *
+         * @param topology the fabric's topology.
+         * @param switches its switches, when they run in this process, else null.
+         */
+        default void onFabric(Topology topology, FabricRunner switches)
+        {
+        }
+
+        /**
+         * Hosts of hostd's transport have started, in place of any before them.
+         *
+         * @param hosts the hosts.
+         */
+        default void onHosts(List<HostDaemon> hosts)
+        {
+        }
+    }
+
+    /**
+     * Tell an observer what runs from now on.
+     *
+     * @param newObserver the observer.
+     * @return this.
+     */
+    public Experiment observe(final Observer newObserver)
+    {
+        observer = newObserver;
+        hosts.observe(newObserver);
+        return this;
+    }
 
     /**
      * An experiment.
@@ -333,6 +376,7 @@ public final class Experiment
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
         final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
+        observer.onFabric(topology, fabric.switches());
         try
         {
             if (null == rtts)

@@ -74,6 +74,9 @@ final class HostdReplay
     private final ProgressBar progress;
     private final Teardown teardown;
     private final BooleanSupplier stopped;
+    private volatile Experiment.Observer observer = new Experiment.Observer()
+    {
+    };
 
     /**
      * Replays on a fabric.
@@ -155,6 +158,7 @@ final class HostdReplay
         {
             hosts.add(teardown.add(host));
         }
+        observer.onHosts(List.copyOf(hosts));
         return hosts;
     }
 
@@ -201,6 +205,16 @@ final class HostdReplay
         {
             teardown.closeDownTo(hosts.get(0));
         }
+    }
+
+    /**
+     * Tell an observer of every set of hosts started from now on.
+     *
+     * @param newObserver the observer.
+     */
+    void observe(final Experiment.Observer newObserver)
+    {
+        observer = newObserver;
     }
 
     /**

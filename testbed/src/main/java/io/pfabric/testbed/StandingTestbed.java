@@ -1,6 +1,7 @@
 package io.pfabric.testbed;
 
 import io.pfabric.common.topology.Topology;
+import io.pfabric.testbed.monitor.MetricsEndpoint;
 
 import java.io.File;
 import java.io.IOException;
@@ -179,6 +180,7 @@ public final class StandingTestbed
                 leftovers);
         }
         Files.createDirectories(stateDirectory);
+        MetricsEndpoint.removeAll(stateDirectory);
         Files.deleteIfExists(pidFile());
         Files.writeString(topologyFile(), topology.toYaml(), StandardCharsets.UTF_8);
         final Making making = new Making(err);

@@ -1,5 +1,6 @@
 package io.pfabric.cli.testbed;
 
+import io.pfabric.cli.ExpositionLint;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.testsupport.Await;
@@ -103,6 +104,7 @@ class HostdStopSystemTest
         assertTrue(completed > 0 && rows.size() < 100_000, () -> rows.size() + " rows, " + completed + " complete");
         assertTrue(output.contains("done, " + String.format(java.util.Locale.ROOT, "%,d", completed) + " of "),
             () -> "the log holds the " + completed + " flows hostd says completed:\n" + output);
+        ExpositionLint.assertClean(counters);
         final String finalCounters = Files.readString(counters);
         assertTrue(finalCounters.contains("pfabric_stopped 1.0"), finalCounters);
         final Matcher started = Pattern.compile("pfabric_host_flows_started_total\\{host=\"h1\",?} (\\d+)")

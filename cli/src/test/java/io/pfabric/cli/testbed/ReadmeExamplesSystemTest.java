@@ -44,8 +44,8 @@ class ReadmeExamplesSystemTest
     }
 
     private static final List<Example> EXAMPLES = List.of(
-        new Example("testbed", "./pfabric testbed up", 180, "3 packets transmitted, 3 received"),
-        new Example("hostd", "./pfabric hostd", 240, "sent 1,000,000 bytes to h2"),
+        new Example("testbed", "./pfabric testbed exec h1 -- ping", 180, "3 packets transmitted, 3 received"),
+        new Example("hostd", "./pfabric recv --host h2", 240, "sent 1,000,000 bytes to h2"),
         new Example("mininet", "mn --custom", 300, "Results: 0% dropped"));
 
     private static List<String> blocks(final Path readme) throws IOException

@@ -29,7 +29,8 @@ import org.agrona.DirectBuffer;
  *     enough room, else it is dropped. So a class may use buffer the others leave idle, but never keeps it from a
  *     class within its share, and priority numbers are compared only within a class.</li>
  * </ul>
- * Per class it counts the frames and bytes that leave ({@link #departedFrames(int)}, {@link #departedBytes(int)}), and
+ * Per class it counts the frames and bytes that leave ({@link #departedFrames(int)}, {@link #departedBytes(int)}), the
+ * frames it drops, arriving or buffered ({@link #droppedFrames(int)}), and
  * the bytes that leave while every class is backlogged ({@link #backloggedBytes(int)}), the only time in which the
  * round robin splits the port by weight; single writer, the owner, and readable from any thread. Frames let through
  * an empty buffer by {@link #passThrough(int)} have no class and are not counted there.
@@ -48,7 +49,8 @@ public final class PfabricClassQueue extends QueueDiscipline
     private static final int DEPARTED_FRAMES = 0;
     private static final int DEPARTED_BYTES = 1;
     private static final int BACKLOGGED_BYTES = 2;
-    private static final int CLASS_COUNTERS = 3;
+    private static final int DROPPED_FRAMES = 3;
+    private static final int CLASS_COUNTERS = 4;
 
     private final TrafficClasses classes;
     private final int classCount;
@@ -212,6 +214,17 @@ public final class PfabricClassQueue extends QueueDiscipline
     }
 
     /**
+     * Frames of a class dropped: arrivals refused and buffered frames evicted, for any reason. Any thread.
+     *
+     * @param trafficClass index.
+     * @return the frames since the queue was made.
+     */
+    public long droppedFrames(final int trafficClass)
+    {
+        return classCounters.get(trafficClass * CLASS_COUNTERS + DROPPED_FRAMES);
+    }
+
+    /**
      * Bytes of a class that have left while every class was backlogged: the class held the frame, and every other
      * class still held one once it had left. Only in that time does the round robin split the port by weight; the
      * rest of {@link #departedBytes(int)} left while some class had nothing queued, and went to whoever had. Any
@@ -245,6 +258,7 @@ public final class PfabricClassQueue extends QueueDiscipline
         final int trafficClass = classOfDscp[arrivalDscp()];
         if (!fits(length) && !makeRoom(trafficClass, length, priority))
         {
+            classCounters.add(trafficClass * CLASS_COUNTERS + DROPPED_FRAMES, 1);
             drop(src, srcOffset, length, DropReason.PRIORITY_DROP_ARRIVAL);
             return false;
         }
@@ -363,6 +377,7 @@ public final class PfabricClassQueue extends QueueDiscipline
         {
             deactivate(trafficClass);
         }
+        classCounters.add(trafficClass * CLASS_COUNTERS + DROPPED_FRAMES, 1);
         dropBuffered(victim, reason);
     }
 }

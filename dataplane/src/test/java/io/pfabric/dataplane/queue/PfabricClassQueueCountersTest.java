@@ -72,6 +72,8 @@ class PfabricClassQueueCountersTest
         assertEquals(2L * FULL + MAX_FRAME, queue.backloggedBytes(0));
         assertEquals(0, queue.backloggedBytes(1));
         assertEquals(2, queue.backloggedStretches());
+        assertEquals(0, queue.droppedFrames(0));
+        assertEquals(1, queue.droppedFrames(1));
         assertEquals(queue.counters().get(QueueCounter.DEQUEUED_PACKETS),
             queue.departedFrames(0) + queue.departedFrames(1));
     }

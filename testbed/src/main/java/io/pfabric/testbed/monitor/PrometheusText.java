@@ -1,4 +1,4 @@
-package io.pfabric.cli;
+package io.pfabric.testbed.monitor;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The samples of a Prometheus text exposition ({@code --counters-file}), read back: {@code name{labels} value}
- * lines, comments skipped.
+ * The samples of a Prometheus text exposition (a daemon's {@code --counters-file} or {@code /metrics}), read back:
+ * {@code name{labels} value} lines, comments skipped.
  *
  * @param samples every sample in file order.
  */
-record PrometheusText(List<Sample> samples)
+public record PrometheusText(List<Sample> samples)
 {
     /**
      * One sample.
@@ -24,7 +24,7 @@ record PrometheusText(List<Sample> samples)
      * @param labels label values by label name.
      * @param value  the value.
      */
-    record Sample(String name, Map<String, String> labels, double value)
+    public record Sample(String name, Map<String, String> labels, double value)
     {
     }
 
@@ -35,11 +35,29 @@ record PrometheusText(List<Sample> samples)
      * @return its samples.
      * @throws IOException if it cannot be read or a line is not a sample.
      */
-    static PrometheusText read(final Path file) throws IOException
+    public static PrometheusText read(final Path file) throws IOException
+    {
+        return parse(file.toString(), Files.readAllLines(file, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Read an exposition's text, such as a {@code /metrics} response.
+     *
+     * @param source where the text came from, for the message.
+     * @param text   the exposition.
+     * @return its samples.
+     * @throws IOException if a line is not a sample.
+     */
+    public static PrometheusText parse(final String source, final String text) throws IOException
+    {
+        return parse(source, text.lines().toList());
+    }
+
+    private static PrometheusText parse(final String source, final List<String> lines) throws IOException
     {
         final List<Sample> samples = new ArrayList<>();
         int lineNumber = 0;
-        for (final String line : Files.readAllLines(file, StandardCharsets.UTF_8))
+        for (final String line : lines)
         {
             lineNumber++;
             if (line.isBlank() || line.startsWith("#"))
@@ -52,13 +70,20 @@ record PrometheusText(List<Sample> samples)
             }
             catch (final IllegalArgumentException ex)
             {
-                throw new IOException(file + ":" + lineNumber + ": " + ex.getMessage(), ex);
+                throw new IOException(source + ":" + lineNumber + ": " + ex.getMessage(), ex);
             }
         }
         return new PrometheusText(List.copyOf(samples));
     }
 
-    static Sample parse(final String line)
+    /**
+     * One sample line.
+     *
+     * @param line {@code name{labels} value [timestamp]}.
+     * @return the sample.
+     * @throws IllegalArgumentException if it is not one.
+     */
+    public static Sample parse(final String line)
     {
         final int brace = line.indexOf('{');
         final int space;
@@ -132,7 +157,7 @@ record PrometheusText(List<Sample> samples)
      * @param labels label name and value pairs that must match, e.g. {@code "switch", "s1"}.
      * @return the sum, 0 if none matches.
      */
-    double sum(final String name, final String... labels)
+    public double sum(final String name, final String... labels)
     {
         double total = 0;
         for (final Sample sample : samples)
@@ -151,7 +176,7 @@ record PrometheusText(List<Sample> samples)
      * @param name metric name.
      * @return true if so.
      */
-    boolean has(final String name)
+    public boolean has(final String name)
     {
         return samples.stream().anyMatch(s -> s.name().equals(name));
     }
@@ -163,7 +188,7 @@ record PrometheusText(List<Sample> samples)
      * @param label label name.
      * @return the values.
      */
-    List<String> labelValues(final String name, final String label)
+    public List<String> labelValues(final String name, final String label)
     {
         return samples.stream().filter(s -> s.name().equals(name)).map(s -> s.labels().get(label))
             .filter(v -> null != v).distinct().toList();

@@ -1,0 +1,42 @@
+package io.pfabric.cli;
+
+import io.pfabric.common.config.Quantities;
+import io.pfabric.testbed.monitor.Top;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.Callable;
+
+/**
+ * {@code pfabric top}: the running testbed's switch ports and hosts, refreshed in place.
+ */
+@Command(
+    name = "top",
+    mixinStandardHelpOptions = true,
+    header = "Show the running testbed's switch ports and hosts, refreshed every second.",
+    description = "Every switch port (bits per second sent, queue depth, drops by reason) and every host that serves " +
+        "metrics (hostd --metrics 0 with the testbed's topology: flows active, done, incomplete, timeouts), read " +
+        "from the daemons' /metrics endpoints recorded in the testbed's state. Ctrl-C quits.")
+public final class TopCommand implements Callable<Integer>
+{
+    @Option(names = "--once", description = "Print one view (rates over one interval) without redrawing, and exit.")
+    boolean once;
+
+    @Option(names = "--interval", defaultValue = "1s", paramLabel = "DURATION",
+        description = "Time between views (default: ${DEFAULT-VALUE}).")
+    String interval;
+
+    /**
+     * {@inheritDoc}
+     */
+    public Integer call() throws Exception
+    {
+        final long intervalNs = Quantities.parseNanos(interval);
+        if (intervalNs <= 0)
+        {
+            throw new IllegalArgumentException("--interval must be positive");
+        }
+        Top.run(TestbedCommand.stateDirectory(), System.out, once, intervalNs);
+        return 0;
+    }
+}
