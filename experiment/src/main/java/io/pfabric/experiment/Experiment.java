@@ -201,7 +201,7 @@ public final class Experiment
     String progressWhenInterrupted()
     {
         return progress.whereInterrupted() + "; the FCT logs of the runs that finished are in " + settings.out() +
-            ", the interrupted run's rows only in its hidden .partial file";
+            " (a run cut short leaves its rows only in a hidden .partial file)";
     }
 
     /**
