@@ -51,11 +51,7 @@ public final class AnalyzeCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException(directory + " is not a directory");
         }
-        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
-        if (rateBitsPerSec <= 0)
-        {
-            throw new IllegalArgumentException("--rate must be positive");
-        }
+        final long rateBitsPerSec = Rates.parseOption("--rate", rate, false);
         final List<ResultsTable.Line> lines;
         if (null != baseRtt)
         {

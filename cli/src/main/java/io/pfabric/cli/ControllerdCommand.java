@@ -53,8 +53,9 @@ public final class ControllerdCommand implements Callable<Integer>
     Path topologyFile;
 
     @Option(names = "--key-file", required = true, paramLabel = "FILE",
-        description = "The shared control key: 32 to 128 hex digits or a text of at least 16 bytes " +
-            "(head -c 32 /dev/urandom | xxd -p -c 64 > control.key).")
+        description = "The shared control key: 32 to 128 hex digits or a text of at least 16 bytes, in a file " +
+            "only its owner may read (a key others can read is refused). Make one with: " +
+            "(umask 077; head -c 32 /dev/urandom | xxd -p -c 64 > control.key)")
     Path keyFile;
 
     @Option(names = "--listen", defaultValue = "0.0.0.0:7255", paramLabel = "HOST:PORT",

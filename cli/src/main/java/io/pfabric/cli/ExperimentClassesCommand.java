@@ -82,7 +82,7 @@ public final class ExperimentClassesCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final long rateBitsPerSec = Rates.parseBitsPerSec(fabric.rate);
+        final long rateBitsPerSec = Rates.parseOption("--rate", fabric.rate, false);
         final List<WorkloadMix.App> parsed = new ArrayList<>();
         for (final String app : apps)
         {

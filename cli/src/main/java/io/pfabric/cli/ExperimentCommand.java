@@ -7,6 +7,7 @@ import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,7 +45,7 @@ public final class ExperimentCommand implements Callable<Integer>
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns|mininet",
+    @Option(names = "--testbed", defaultValue = "netns", paramLabel = "netns|mininet|loopback",
         description = "Where the fabric runs: netns (network namespaces made here, every switch in this process; " +
             "the default), mininet (Mininet builds the fabric with testbed/mininet's PfabricSwitch, one switchd " +
             "process per switch; needs the mininet package) or loopback (no privilege: star:N only, switch ports " +
@@ -60,10 +61,12 @@ public final class ExperimentCommand implements Callable<Integer>
     String workload;
 
     @Option(names = "--loads", defaultValue = "0.2,0.4,0.6,0.8", split = ",", paramLabel = "L[,L...]",
+        hideParamSyntax = true,
         description = "Offered loads on the access links (default: ${DEFAULT-VALUE}).")
     List<Double> loads;
 
     @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
+        hideParamSyntax = true,
         description = "Of pfabric, linerate, tcp and droptail (hostd's transport over drop-tail queues) " +
             "(default: ${DEFAULT-VALUE}); Ideal is always computed.")
     List<String> schemes;
@@ -75,7 +78,7 @@ public final class ExperimentCommand implements Callable<Integer>
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Results directory (required).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
     Path out;
 
     @Option(names = "--cc", defaultValue = "cubic", paramLabel = "NAME",
@@ -100,15 +103,11 @@ public final class ExperimentCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        if (null == out)
-        {
-            throw new IllegalArgumentException("give --out DIR");
-        }
         if (!List.of("cubic", "bbr", "reno").contains(congestionControl))
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
-        final long rateBitsPerSec = Rates.parseBitsPerSec(fabric.rate);
+        final long rateBitsPerSec = Rates.parseOption("--rate", fabric.rate, false);
         final Topology topology;
         if ("loopback".equals(testbed))
         {
@@ -123,6 +122,14 @@ public final class ExperimentCommand implements Callable<Integer>
         else
         {
             topology = TestbedCommand.topology(fabric.topo, rateBitsPerSec, "pfabric");
+        }
+        try
+        {
+            FlowSizeDistribution.load(workload);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--workload: " + ex.getMessage(), ex);
         }
         final ExperimentSettings settings = new ExperimentSettings(testbed, fabric.topo, topology, rateBitsPerSec,
             workload, loads, schemes, flows, seed, out, congestionControl,

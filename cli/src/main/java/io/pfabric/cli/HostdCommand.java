@@ -194,7 +194,7 @@ public final class HostdCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("no host named '" + hostName + "' in " + topologyFile);
         }
-        final long linkRateBitsPerSec = null != rate ? Rates.parseBitsPerSec(rate) : attachmentRate(topology, host);
+        final long linkRateBitsPerSec = null != rate ? Rates.parseOption("--rate", rate, true) : attachmentRate(topology, host);
         final boolean measure = "auto".equalsIgnoreCase(baseRtt);
         final long baseRttNs = measure ? DEFAULT_BASE_RTT_NS : Quantities.parseNanos(baseRtt);
         if (baseRttNs <= 0)
@@ -204,6 +204,10 @@ public final class HostdCommand implements Callable<Integer>
         if (!"pfabric".equalsIgnoreCase(scheme) && !"linerate".equalsIgnoreCase(scheme))
         {
             throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
+        }
+        if (null != workload)
+        {
+            Quantities.requireLoad("--load", load);
         }
         final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
         final TrafficClasses hostClasses = hostClasses(classes, topology, host);
@@ -220,7 +224,7 @@ public final class HostdCommand implements Callable<Integer>
             public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
             {
                 final AppServer current = server.get();
-                if (null != current)
+                if (null != current && !HostDaemon.isMeasurement(message, length))
                 {
                     final byte[] bytes = new byte[length];
                     message.getBytes(0, bytes);
@@ -237,7 +241,7 @@ public final class HostdCommand implements Callable<Integer>
                 }
                 if (!measuring.get() && null == runner && !record.isComplete())
                 {
-                    err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s incomplete at stop (%,d bytes)%n",
+                    err.printf(Locale.ROOT, "pfabric hostd %s: flow %x to %s given up incomplete (%,d bytes)%n",
                         hostName, record.flowId(), topology.hosts().get(record.destinationHost()).name(),
                         record.sizeBytes());
                 }

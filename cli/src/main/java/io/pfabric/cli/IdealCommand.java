@@ -45,11 +45,7 @@ public final class IdealCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
-        if (rateBitsPerSec <= 0)
-        {
-            throw new IllegalArgumentException("--rate must be positive");
-        }
+        final long rateBitsPerSec = Rates.parseOption("--rate", rate, false);
         final long baseRttNs = Quantities.parseNanos(baseRtt);
         if (baseRttNs <= 0)
         {

@@ -7,6 +7,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.concurrent.Callable;
 
 /**
  * The {@code pfabric} command line, dispatched by the {@code ./pfabric} launcher.
@@ -35,17 +38,20 @@ import java.io.IOException;
         "",
         "Run './pfabric COMMAND --help' for a command's options."
     })
-public final class PfabricCommand implements Runnable
+public final class PfabricCommand implements Callable<Integer>
 {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     /**
-     * Without a subcommand, print the usage.
+     * Without a subcommand, print the usage to standard error and fail: there was nothing to do.
+     *
+     * @return 2.
      */
-    public void run()
+    public Integer call()
     {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(System.err);
+        return 2;
     }
 
     /**
@@ -55,13 +61,36 @@ public final class PfabricCommand implements Runnable
      */
     public static void main(final String[] args)
     {
-        final CommandLine commandLine = new CommandLine(new PfabricCommand())
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line with pfabric's handling of errors: a bad option or value ends in one line naming it and
+     * status 2, a failure of I/O in one line and status 1.
+     *
+     * @return a new command line.
+     */
+    static CommandLine commandLine()
+    {
+        return new CommandLine(new PfabricCommand())
             .setExecutionExceptionHandler((exception, cmd, parseResult) ->
             {
                 if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException ||
                     exception instanceof TopologyException)
                 {
                     cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + exception.getMessage());
+                    return 2;
+                }
+                if (exception instanceof NoSuchFileException missing)
+                {
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + missing.getFile() +
+                        ": no such file");
+                    return 2;
+                }
+                if (exception instanceof AccessDeniedException denied)
+                {
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + denied.getFile() +
+                        ": permission denied");
                     return 2;
                 }
                 if (exception instanceof IOException || exception instanceof PacketSocketException)
@@ -71,6 +100,5 @@ public final class PfabricCommand implements Runnable
                 }
                 throw exception;
             });
-        System.exit(commandLine.execute(args));
     }
 }

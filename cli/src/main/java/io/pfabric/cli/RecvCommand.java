@@ -36,6 +36,11 @@ public final class RecvCommand implements Callable<Integer>
     @Option(names = "--socket", paramLabel = "PATH", description = "The hostd's socket, instead of --host.")
     Path socket;
 
+    @Option(names = "--wait", defaultValue = AppSockets.DEFAULT_WAIT, paramLabel = "DURATION",
+        description = "How long to wait for the hostd's socket, which a hostd opens once it has measured the base " +
+            "RTT (default: ${DEFAULT-VALUE}).")
+    String waitText;
+
     /**
      * {@inheritDoc}
      */
@@ -45,13 +50,18 @@ public final class RecvCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--count must not be negative");
         }
-        if (null != saveDirectory)
+        if (null != saveDirectory && Files.exists(saveDirectory) && !Files.isDirectory(saveDirectory))
         {
-            Files.createDirectories(saveDirectory);
+            throw new IllegalArgumentException("--save-dir " + saveDirectory + " is not a directory");
         }
+        final long waitNs = AppSockets.waitNs(waitText);
         final CountDownLatch done = new CountDownLatch(0 == count ? 1 : count);
-        try (AppClient client = AppClient.connect(AppSockets.resolve(socket, host)))
+        try (AppClient client = AppSockets.connect(socket, host, waitNs, "recv", System.err))
         {
+            if (null != saveDirectory)
+            {
+                Files.createDirectories(saveDirectory);
+            }
             client.subscribe((source, flowId, message) ->
             {
                 System.out.printf(Locale.ROOT, "from %s flow %x: %,d bytes%n", source, flowId, message.length);
@@ -71,6 +81,9 @@ public final class RecvCommand implements Callable<Integer>
                     done.countDown();
                 }
             });
+            System.err.printf(Locale.ROOT, "pfabric recv: receiving %s%s%n",
+                0 == count ? "messages until Ctrl-C" : count + (1 == count ? " message" : " messages"),
+                null == host ? "" : " for " + host);
             while (!done.await(200, TimeUnit.MILLISECONDS))
             {
                 if (!client.isConnected())

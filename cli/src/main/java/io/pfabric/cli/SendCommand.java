@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code pfabric send}: one message through the local hostd.
@@ -44,6 +47,16 @@ public final class SendCommand implements Callable<Integer>
     @Option(names = "--socket", paramLabel = "PATH", description = "The hostd's socket, instead of --host.")
     Path socket;
 
+    @Option(names = "--wait", defaultValue = AppSockets.DEFAULT_WAIT, paramLabel = "DURATION",
+        description = "How long to wait for the hostd's socket, which a hostd opens once it has measured the base " +
+            "RTT (default: ${DEFAULT-VALUE}).")
+    String waitText;
+
+    @Option(names = "--timeout", defaultValue = "60s", paramLabel = "DURATION",
+        description = "Give the flow up if its last byte is not acknowledged in this long, e.g. when no hostd runs " +
+            "on the receiving host; the hostd then stops sending it (default: ${DEFAULT-VALUE}).")
+    String timeoutText;
+
     /**
      * {@inheritDoc}
      */
@@ -53,22 +66,43 @@ public final class SendCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give either --size or --file");
         }
-        try (AppClient client = AppClient.connect(AppSockets.resolve(socket, host)))
+        final long bytes = null != file ? fileSize(file) : Quantities.parseBytes(size);
+        if (null != size && bytes < 1)
         {
-            final AppClient.Completion completion;
-            final long bytes;
+            throw new IllegalArgumentException("--size must be at least 1 byte");
+        }
+        if (null != dscp && (dscp < 0 || dscp > 63))
+        {
+            throw new IllegalArgumentException("--dscp must be 0 to 63, not " + dscp);
+        }
+        if (null != host && host.equals(destination))
+        {
+            throw new IllegalArgumentException("--to " + destination + " is the sending host itself");
+        }
+        final long waitNs = AppSockets.waitNs(waitText);
+        final long timeoutNs = positiveDuration("--timeout", timeoutText);
+        try (AppClient client = AppSockets.connect(socket, host, waitNs, "send", System.err))
+        {
+            final CompletableFuture<AppClient.Completion> sent;
             if (null != file)
             {
                 final byte[] payload = Files.readAllBytes(file);
-                bytes = payload.length;
-                completion = (null == dscp ? client.send(destination, payload) :
-                    client.send(destination, payload, dscp)).get();
+                sent = null == dscp ? client.send(destination, payload) : client.send(destination, payload, dscp);
             }
             else
             {
-                bytes = Quantities.parseBytes(size);
-                completion = (null == dscp ? client.send(destination, bytes) :
-                    client.send(destination, bytes, dscp)).get();
+                sent = null == dscp ? client.send(destination, bytes) : client.send(destination, bytes, dscp);
+            }
+            final AppClient.Completion completion;
+            try
+            {
+                completion = sent.get(timeoutNs, TimeUnit.NANOSECONDS);
+            }
+            catch (final TimeoutException ex)
+            {
+                System.err.printf(Locale.ROOT, "pfabric send: the flow to %s was not acknowledged in %s; given up " +
+                    "(is a hostd running on %s?)%n", destination, timeoutText, destination);
+                return 1;
             }
             System.out.printf(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, %d timeouts, %,d bytes " +
                 "retransmitted%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
@@ -80,5 +114,43 @@ public final class SendCommand implements Callable<Integer>
             System.err.println("pfabric send: " + ex.getCause().getMessage());
             return 1;
         }
+    }
+
+    private static long fileSize(final Path file)
+    {
+        if (!Files.exists(file))
+        {
+            throw new IllegalArgumentException("--file " + file + ": no such file");
+        }
+        if (!Files.isRegularFile(file) || !Files.isReadable(file))
+        {
+            throw new IllegalArgumentException("--file " + file + ": not a readable file");
+        }
+        try
+        {
+            return Files.size(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("--file " + file + ": cannot read it (" + ex.getMessage() + ")", ex);
+        }
+    }
+
+    private static long positiveDuration(final String option, final String text)
+    {
+        final long nanos;
+        try
+        {
+            nanos = Quantities.parseNanos(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(option + ": " + ex.getMessage(), ex);
+        }
+        if (nanos <= 0)
+        {
+            throw new IllegalArgumentException(option + " must be positive");
+        }
+        return nanos;
     }
 }

@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.common.config.Quantities;
 import io.pfabric.experiment.ExperimentSettings;
 import io.pfabric.analysis.FctPlot;
 import io.pfabric.analysis.FctAnalysis;
@@ -108,10 +109,11 @@ public final class SimCommand implements Callable<Integer>
         SimOptions options;
 
         @Option(names = "--loads", defaultValue = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8", split = ",",
-            paramLabel = "L[,L...]", description = "Loads (default: ${DEFAULT-VALUE}).")
+            paramLabel = "L[,L...]", hideParamSyntax = true, description = "Loads (default: ${DEFAULT-VALUE}).")
         List<Double> loads;
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
+            hideParamSyntax = true,
             description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, ideal (default: " +
                 "${DEFAULT-VALUE}).")
         List<String> schemes;
@@ -153,6 +155,13 @@ public final class SimCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give --out DIR");
         }
+        if (!options.isMix())
+        {
+            for (final double load : loads)
+            {
+                Quantities.requireLoad(1 == loads.size() ? "--load" : "--loads", load);
+            }
+        }
         final SimFabric fabric = options.fabric();
         for (final String scheme : schemes)
         {
@@ -185,10 +194,6 @@ public final class SimCommand implements Callable<Integer>
         int run = 0;
         for (final double load : runLoads)
         {
-            if (!options.isMix() && !(load > 0 && load < 1))
-            {
-                throw new IllegalArgumentException("every load must be between 0 and 1, not " + load);
-            }
             final String label = ExperimentSettings.loadLabel(load);
             final List<WorkloadTrace.FlowSpec> trace = options.trace(fabric, load);
             TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);

@@ -105,7 +105,8 @@ final class SimOptions
         description = "Seed of the trace and the spraying (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Results directory (required).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Results directory; every run needs one (the usage " +
+        "brackets it only because the subcommands take their own).")
     Path out;
 
     @Option(names = "--packet-sizes", defaultValue = "", paramLabel = "fixed|bimodal|web[,...]",

@@ -113,11 +113,8 @@ public final class SoakCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--duration and --sample-interval must be positive");
         }
-        if (load <= 0 || load >= 1)
-        {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "--load must be in (0, 1), not %s", load));
-        }
-        final Soak.Settings settings = new Soak.Settings(topo, Rates.parseBitsPerSec(rate), workload, load,
+        Quantities.requireLoad("--load", load);
+        final Soak.Settings settings = new Soak.Settings(topo, Rates.parseOption("--rate", rate, false), workload, load,
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));

@@ -11,6 +11,7 @@ import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.NetnsFabric;
 import io.pfabric.testbed.PfabricJvm;
+import io.pfabric.testbed.StandingTestbed;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
@@ -18,14 +19,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code pfabric testbed}: a fabric of network namespaces on this machine, with its switches running in one
@@ -41,12 +38,26 @@ import java.util.concurrent.TimeUnit;
         TestbedCommand.Up.class, TestbedCommand.Exec.class, TestbedCommand.Down.class, TestbedCommand.Switches.class })
 public final class TestbedCommand
 {
-    static final String PREFIX = "pftb";
+    static final String PREFIX = StandingTestbed.DEFAULT_PREFIX;
 
 
     static Path stateDirectory()
     {
         return Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "testbed");
+    }
+
+    /**
+     * The prefix of the testbed's namespaces: {@value #PREFIX}, or the system property {@code pfabric.testbed.prefix}
+     * (for tests that must not touch a user's testbed).
+     */
+    static String prefix()
+    {
+        return System.getProperty("pfabric.testbed.prefix", PREFIX);
+    }
+
+    static StandingTestbed testbed()
+    {
+        return new StandingTestbed(stateDirectory(), prefix());
     }
 
     static Topology topology(final String spec, final long rateBitsPerSec, final String discipline)
@@ -61,18 +72,20 @@ public final class TestbedCommand
         description = "Make the namespaces and links of a topology and start its switches in the background.")
     static final class Up implements Callable<Integer>
     {
-        @Option(names = "--topo", required = true, paramLabel = "SPEC",
-            description = "star:N, leafspine:LxHxS or fattree:K (docs/topology.md).")
+        @Option(names = "--topo", required = true, paramLabel = "SPEC|FILE",
+            description = "star:N, leafspine:LxHxS, fattree:K, or a topology file (YAML or JSON, " +
+                "docs/topology.md), which gives every port's rate and discipline itself.")
         String spec;
 
-        @Option(names = "--rate", defaultValue = "1g", paramLabel = "RATE",
-            description = "Line rate of every switch port (default: ${DEFAULT-VALUE}); 0 = unpaced.")
+        @Option(names = "--rate", paramLabel = "RATE",
+            description = "Line rate of every switch port of a star, leaf-spine or fat-tree (default: 1g); 0 = " +
+                "unpaced.")
         String rate;
 
-        @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
+        @Option(names = "--discipline", paramLabel = "NAME",
             description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), " +
-                "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]] " +
-                "(default: ${DEFAULT-VALUE}).")
+                "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]], for every port of a star, " +
+                "leaf-spine or fat-tree (default: pfabric).")
         String discipline;
 
         @Option(names = "--metrics", defaultValue = "0", paramLabel = "[HOST:]PORT",
@@ -83,44 +96,46 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            DisciplineOption.checkGiven("--discipline", discipline);
             MetricsServer.address(metrics);
-            final Topology topology = topology(spec, Rates.parseBitsPerSec(rate), discipline);
-            final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
-            if (!leftovers.isEmpty())
+            final Topology topology;
+            if (TopologySpec.namesFile(spec))
             {
-                System.err.println("pfabric testbed: removed leftovers " + leftovers);
+                if (null != rate || null != discipline)
+                {
+                    throw new IllegalArgumentException("--rate and --discipline are for a shape; the topology file " +
+                        spec + " gives every port's own");
+                }
+                topology = TopologyParser.parse(Path.of(spec));
             }
-            final Path state = stateDirectory();
-            Files.createDirectories(state);
-            MetricsEndpoint.removeAll(state);
-            final Path topologyFile = state.resolve("topology.yaml");
-            Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
-            final NetnsFabric fabric = NetnsFabric.build(topology, PREFIX);
+            else
+            {
+                final String name = null == discipline ? "pfabric" : discipline;
+                DisciplineOption.checkGiven("--discipline", name);
+                topology = topology(spec, Rates.parseOption("--rate", null == rate ? "1g" : rate, true), name);
+            }
+            final StandingTestbed testbed = testbed();
             final List<String> command = PfabricJvm.command();
             command.add("testbed");
             command.add("switches");
-            command.add(topologyFile.toString());
+            command.add("--prefix");
+            command.add(prefix());
             command.add("--metrics");
             command.add(metrics);
-            final File log = state.resolve("switches.log").toFile();
-            final Process switches = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-            Files.writeString(state.resolve("switches.pid"), Long.toString(switches.pid()));
-            if (switches.waitFor(3, TimeUnit.SECONDS))
-            {
-                fabric.close();
-                System.err.println("pfabric testbed: the switches stopped at once; see " + log);
-                return 1;
-            }
-            System.err.printf("pfabric testbed: %d hosts, %d switches up (namespaces %s-*, switch log %s)%n",
-                topology.hosts().size(), topology.switches().size(), PREFIX, log);
+            testbed.up(topology, command, System.err);
+            System.err.printf("pfabric testbed: %s, %s up (namespaces %s-*, switch log %s)%n",
+                count(topology.hosts().size(), "host"), count(topology.switches().size(), "switch"), prefix(),
+                testbed.switchLog());
             for (final var host : topology.hosts())
             {
                 System.out.println(host.name() + " " + host.ipText());
             }
             return 0;
         }
+    }
+
+    static String count(final int n, final String noun)
+    {
+        return n + " " + (1 == n ? noun : noun.endsWith("h") ? noun + "es" : noun + "s");
     }
 
     /**
@@ -137,7 +152,28 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", PREFIX + "-" + host));
+            if (null == command || command.isEmpty())
+            {
+                throw new IllegalArgumentException("give the command to run in " + host + ", e.g. 'pfabric testbed " +
+                    "exec " + host + " -- ping -c 3 10.0.0.2'");
+            }
+            final StandingTestbed testbed = testbed();
+            final List<String> namespaces = testbed.namespaces();
+            if (!namespaces.contains(prefix() + "-" + host))
+            {
+                if (namespaces.isEmpty())
+                {
+                    throw new IllegalStateException("no testbed is up; make one with 'pfabric testbed up'");
+                }
+                final List<String> names = new ArrayList<>();
+                for (final String namespace : namespaces)
+                {
+                    names.add(namespace.substring(prefix().length() + 1));
+                }
+                throw new IllegalArgumentException("no host or switch " + host + " in the testbed; it has " +
+                    String.join(", ", names));
+            }
+            final List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", prefix() + "-" + host));
             full.addAll(command);
             return new ProcessBuilder(full).inheritIO().start().waitFor();
         }
@@ -152,26 +188,8 @@ public final class TestbedCommand
     {
         public Integer call() throws Exception
         {
-            final Path pidFile = stateDirectory().resolve("switches.pid");
-            if (Files.exists(pidFile))
-            {
-                final long pid = Long.parseLong(Files.readString(pidFile).trim());
-                ProcessHandle.of(pid).ifPresent(process ->
-                {
-                    process.destroy();
-                    try
-                    {
-                        process.onExit().get(15, TimeUnit.SECONDS);
-                    }
-                    catch (final Exception ex)
-                    {
-                        process.destroyForcibly();
-                    }
-                });
-                Files.delete(pidFile);
-            }
-            final List<String> removed = NetnsFabric.removeLeftovers(PREFIX);
-            System.err.println("pfabric testbed: removed " + removed.size() + " namespaces");
+            final List<String> removed = testbed().down();
+            System.err.println("pfabric testbed: removed " + count(removed.size(), "namespace"));
             return 0;
         }
     }

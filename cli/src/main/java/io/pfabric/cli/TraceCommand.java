@@ -62,11 +62,8 @@ public final class TraceCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--hosts must be at least 2");
         }
-        final long rateBitsPerSec = Rates.parseBitsPerSec(rate);
-        if (rateBitsPerSec <= 0)
-        {
-            throw new IllegalArgumentException("--rate must be positive");
-        }
+        Quantities.requireLoad("--load", load);
+        final long rateBitsPerSec = Rates.parseOption("--rate", rate, false);
         final long durationNs = null == duration ? 0 : Quantities.parseNanos(duration);
         if (flows <= 0 && durationNs <= 0)
         {

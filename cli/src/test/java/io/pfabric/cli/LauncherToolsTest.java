@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -19,13 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The launcher's set-up of Debian tools, run as a user would (`./pfabric setup`, which `demo`, `testbed`, `test` and
  * the other commands that run those tools go through first) with {@code ethtool} missing from PATH: as root it
  * installs the missing package with apt-get (a stand-in apt-get that records its calls and installs a stub), and
- * without root it names the package and the command that installs it, and installs nothing.
+ * without root it names the package and the command that installs it, and installs nothing. {@code setup --help}
+ * and {@code test --help} print the launcher's usage and run neither apt-get nor Maven.
  */
 class LauncherToolsTest
 {
     private static final Path LAUNCHER = Path.of("..", "pfabric").toAbsolutePath().normalize();
     private static final List<String> PRESENT_TOOLS = List.of("mvn", "ip", "ping", "trafgen", "mn", "tshark", "promtool");
-    private static final List<String> SHELL_TOOLS = List.of("dirname", "sed", "head", "tail", "sort", "tr", "mkdir");
+    private static final List<String> SHELL_TOOLS = List.of("dirname", "sed", "head", "tail", "sort", "tr", "mkdir", "cat");
 
     @TempDir
     Path directory;
@@ -56,9 +58,15 @@ class LauncherToolsTest
 
     private Result setup(final Path bin, final int uid) throws Exception
     {
+        return launch(bin, uid, "setup");
+    }
+
+    private Result launch(final Path bin, final int uid, final String... arguments) throws Exception
+    {
         script(bin.resolve("id"), "echo " + uid);
-        final ProcessBuilder builder = new ProcessBuilder("/usr/bin/bash", LAUNCHER.toString(), "setup")
-            .redirectErrorStream(true);
+        final List<String> command = new ArrayList<>(List.of("/usr/bin/bash", LAUNCHER.toString()));
+        command.addAll(List.of(arguments));
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("PATH", bin.toString());
         builder.environment().remove("JAVA_HOME");
         final Process process = builder.start();
@@ -109,5 +117,24 @@ class LauncherToolsTest
 
         assertEquals(1, result.exit(), result.output());
         assertTrue(result.output().contains("still missing after apt-get install: ethtool"), result.output());
+    }
+
+    @Test
+    void setupAndTestTakeHelpAsHelpAndRunNothing() throws Exception
+    {
+        final Path bin = bin();
+        final Path calls = directory.resolve("calls");
+        for (final String tool : List.of("apt-get", "mvn"))
+        {
+            script(bin.resolve(tool), "echo \"" + tool + " $*\" >> " + calls);
+        }
+
+        for (final String command : List.of("setup", "test"))
+        {
+            final Result help = launch(bin, 0, command, "--help");
+            assertEquals(0, help.exit(), help.output());
+            assertTrue(help.output().startsWith("Usage: pfabric " + command), help.output());
+        }
+        assertFalse(Files.exists(calls), "neither apt-get nor Maven ran");
     }
 }

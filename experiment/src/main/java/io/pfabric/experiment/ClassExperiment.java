@@ -178,11 +178,12 @@ public final class ClassExperiment
     public void stop()
     {
         stopped = true;
-        teardown.closeAll();
-        if (null != progress)
+        final ProgressBar current = progress;
+        if (null != current)
         {
-            progress.close();
+            current.interrupt();
         }
+        teardown.closeAll();
     }
 
     /**
@@ -194,7 +195,9 @@ public final class ClassExperiment
      */
     public Outcome runStoppingOnSignal(final String command) throws IOException
     {
-        return Experiment.stoppingOnSignal(command, out, this::stop, this::run);
+        return Experiment.stoppingOnSignal(command, out, this::stop, () ->
+            (null == progress ? "before the first run" : progress.whereInterrupted()) + "; results of the finished " +
+            "runs are in " + settings.out(), this::run);
     }
 
     /**

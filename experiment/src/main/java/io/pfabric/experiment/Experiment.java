@@ -37,11 +37,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * An FCT experiment on an emulated fabric (network namespaces, or Mininet): for each scheme the fabric comes up (switchd with pFabric's
@@ -73,6 +76,7 @@ public final class Experiment
     public static final int LOOPBACK_FIRST_UDP_PORT = 47_900;
 
     private static final long SETTLE_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long RUN_END_PATIENCE_SEC = 60;
     private static final long MIN_TCP_RTO_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
@@ -185,8 +189,19 @@ public final class Experiment
     public void stop()
     {
         stopped = true;
+        progress.interrupt();
         teardown.closeAll();
-        progress.close();
+    }
+
+    /**
+     * How far the run got, for the last line of an interrupted run.
+     *
+     * @return e.g. {@code during pfabric at load 0.5, 0:12 into the run; ...}.
+     */
+    String progressWhenInterrupted()
+    {
+        return progress.whereInterrupted() + "; the FCT logs of the runs that finished are in " + settings.out() +
+            " (a run cut short leaves its rows only in a hidden .partial file)";
     }
 
     /**
@@ -198,7 +213,7 @@ public final class Experiment
      */
     public Outcome runStoppingOnSignal(final String command) throws IOException
     {
-        return stoppingOnSignal(command, out, this::stop, this::run);
+        return stoppingOnSignal(command, out, this::stop, this::progressWhenInterrupted, this::run);
     }
 
     /**
@@ -219,32 +234,62 @@ public final class Experiment
     }
 
     /**
-     * Run with a shutdown hook that stops the run on Ctrl-C or SIGTERM, saying so.
+     * Run with a shutdown hook that stops the run on Ctrl-C or SIGTERM, saying so: the hook stops the run, waits for
+     * it to end and says how far it got, as the last line. Once stopped, the run's own failures (of hosts torn down
+     * under it) are not reported: the process ends with the hook.
      *
-     * @param command named in the message the hook prints.
-     * @param out     where the message goes.
+     * @param command named in the messages the hook prints.
+     * @param out     where the messages go.
      * @param stop    stops the run and tears its fabric down.
+     * @param where   how far the run got, once stopped.
      * @param run     the run.
      * @param <T>     what it gives.
      * @return what came out.
      * @throws IOException if the run fails.
      */
     static <T> T stoppingOnSignal(final String command, final PrintStream out, final Runnable stop,
-        final Run<T> run) throws IOException
+        final Supplier<String> where, final Run<T> run) throws IOException
     {
+        final AtomicBoolean signalled = new AtomicBoolean();
+        final CountDownLatch ended = new CountDownLatch(1);
         final Thread hook = new Thread(() ->
         {
+            signalled.set(true);
             out.println();
             out.println(command + ": stopping; tearing the fabric down");
             stop.run();
+            try
+            {
+                ended.await(RUN_END_PATIENCE_SEC, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            out.println(command + ": interrupted " + where.get());
+            out.flush();
         }, "experiment-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try
         {
             return run.run();
         }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (signalled.get())
+            {
+                ended.countDown();
+                // The JVM is shutting down: it exits when the hook is done; nothing more to report from here.
+                while (true)
+                {
+                    LockSupport.park();
+                }
+            }
+            throw ex;
+        }
         finally
         {
+            ended.countDown();
             try
             {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -421,7 +466,8 @@ public final class Experiment
         final List<ExecutorService> threads = new ArrayList<>();
         final List<TcpReplay> replays = new ArrayList<>();
         final AutoCloseable first = teardown.add(() -> threads.forEach(ExecutorService::shutdownNow));
-        try (FctLogWriter log = new FctLogWriter(logPath))
+        final FctLogWriter log = new FctLogWriter(logPath);
+        try
         {
             for (int i = 0; i < hostNames.size(); i++)
             {
@@ -460,6 +506,14 @@ public final class Experiment
         }
         finally
         {
+            if (stopped)
+            {
+                log.closeIncomplete();
+            }
+            else
+            {
+                log.close();
+            }
             teardown.closeDownTo(first);
         }
     }

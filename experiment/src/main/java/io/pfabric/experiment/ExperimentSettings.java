@@ -1,5 +1,6 @@
 package io.pfabric.experiment;
 
+import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Topology;
 
 import java.math.BigDecimal;
@@ -64,10 +65,7 @@ public record ExperimentSettings(
         }
         for (final double load : loads)
         {
-            if (!(load > 0 && load < 1))
-            {
-                throw new IllegalArgumentException("every load must be between 0 and 1 (exclusive), not " + load);
-            }
+            Quantities.requireLoad("--loads", load);
         }
         for (final String scheme : schemes)
         {

@@ -286,7 +286,8 @@ final class HostdReplay
         }
         final List<HostDaemon> hosts = startHosts(fabric, configuration, classes);
         final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
-        try (FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp())))
+        final FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp()));
+        try
         {
             final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
             origin.onOrigin(originNs);
@@ -306,6 +307,14 @@ final class HostdReplay
         }
         finally
         {
+            if (stopped.getAsBoolean())
+            {
+                log.closeIncomplete();
+            }
+            else
+            {
+                log.close();
+            }
             teardown.closeDownTo(hosts.get(0));
             teardown.closeDownTo(stopRunners);
         }

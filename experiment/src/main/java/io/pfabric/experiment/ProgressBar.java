@@ -21,6 +21,7 @@ final class ProgressBar
     private volatile String phase = "";
     private volatile boolean running;
     private long startNs;
+    private boolean interrupted;
     private Thread thread;
 
     /**
@@ -83,6 +84,41 @@ final class ProgressBar
     }
 
     /**
+     * Stop drawing without a last bar, which after an interruption would count the flows cut short as finished.
+     */
+    void interrupt()
+    {
+        final Thread current;
+        synchronized (this)
+        {
+            interrupted = true;
+            if (!running)
+            {
+                return;
+            }
+            running = false;
+            current = thread;
+            out.print(terminal ? "\r\033[K" : "");
+        }
+        current.interrupt();
+    }
+
+    /**
+     * Where an interrupted run was.
+     *
+     * @return e.g. {@code during pfabric at load 0.5, 0:12 into the run}.
+     */
+    synchronized String whereInterrupted()
+    {
+        if (0 == startNs)
+        {
+            return "before the first run began";
+        }
+        return "during " + phase + ", " + clock(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs)) +
+            " into the run";
+    }
+
+    /**
      * Stop drawing and end the line.
      */
     void close()
@@ -90,7 +126,7 @@ final class ProgressBar
         final Thread current;
         synchronized (this)
         {
-            if (!running)
+            if (!running || interrupted)
             {
                 return;
             }

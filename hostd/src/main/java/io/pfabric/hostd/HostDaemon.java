@@ -18,10 +18,12 @@ import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportCounters;
 import io.pfabric.hostd.transport.TransportListener;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,6 +47,8 @@ public final class HostDaemon implements AutoCloseable
     private static final long START_TIMEOUT_SECONDS = 30;
     private static final int WARM_UP_FLOWS = 20;
     private static final long IDLE_WAIT_NS = 100_000;
+    private static final byte[] MEASUREMENT_MARK =
+        "pfabric hostd: one-segment flow of a base RTT measurement".getBytes(StandardCharsets.US_ASCII);
 
     private final Topology topology;
     private final HostSpec host;
@@ -486,7 +490,7 @@ public final class HostDaemon implements AutoCloseable
      */
     public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload)
     {
-        return transport().send(hostIndex(destination), payload);
+        return transport().send(destinationIndex(destination), payload);
     }
 
     /**
@@ -498,7 +502,7 @@ public final class HostDaemon implements AutoCloseable
      */
     public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes)
     {
-        return transport().send(hostIndex(destination), sizeBytes);
+        return transport().send(destinationIndex(destination), sizeBytes);
     }
 
     /**
@@ -511,7 +515,7 @@ public final class HostDaemon implements AutoCloseable
      */
     public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload, final int dscp)
     {
-        return transport().send(hostIndex(destination), payload, dscp);
+        return transport().send(destinationIndex(destination), payload, dscp);
     }
 
     /**
@@ -524,7 +528,21 @@ public final class HostDaemon implements AutoCloseable
      */
     public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes, final int dscp)
     {
-        return transport().send(hostIndex(destination), sizeBytes, dscp);
+        return transport().send(destinationIndex(destination), sizeBytes, dscp);
+    }
+
+    /**
+     * Give up a flow its application no longer waits for ({@link HostTransport#abandon}): it stops sending and its
+     * future fails, unless it has completed.
+     *
+     * @param flow what a {@code send} of this host returned.
+     */
+    public void abandon(final CompletableFuture<FlowRecord> flow)
+    {
+        if (!flow.isDone() && running)
+        {
+            transport().abandon(flow);
+        }
     }
 
     /**
@@ -549,8 +567,8 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
-     * Time one-segment flows to another host (a full packet out, its ACK back), one after another on the idle
-     * fabric. The first flow that completes only shows that the other host answers (it may have waited for it to
+     * Time one-segment flows to another host (a full packet out, marked as {@link #isMeasurement} tells, and its ACK
+     * back), one after another on the idle fabric. The first flow that completes only shows that the other host answers (it may have waited for it to
      * come up); then a few more warm the path up, and then the measured ones are sent.
      *
      * @param destination  the other host's name.
@@ -590,6 +608,35 @@ public final class HostDaemon implements AutoCloseable
         return Arrays.copyOf(rttsNs, answered);
     }
 
+    /**
+     * Whether a message received is one of the one-segment flows another host measures its base RTT with
+     * ({@link #oneSegmentRttsNs}), which carry a mark so that a receiver need not hand them to its application.
+     *
+     * @param message the message.
+     * @param length  its length.
+     * @return true for a measurement flow.
+     */
+    public static boolean isMeasurement(final DirectBuffer message, final int length)
+    {
+        if (length < MEASUREMENT_MARK.length)
+        {
+            return false;
+        }
+        for (int i = 0; i < MEASUREMENT_MARK.length; i++)
+        {
+            if (message.getByte(i) != MEASUREMENT_MARK[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] measurementPayload(final int segmentLength)
+    {
+        return Arrays.copyOf(MEASUREMENT_MARK, Math.max(segmentLength, MEASUREMENT_MARK.length));
+    }
+
     private long timeOneSegment(final String destination, final int segmentLength, final long patienceNs)
         throws IOException
     {
@@ -599,7 +646,8 @@ public final class HostDaemon implements AutoCloseable
         }
         try
         {
-            return send(destination, segmentLength).get(patienceNs, TimeUnit.NANOSECONDS).fctNs();
+            return send(destination, measurementPayload(segmentLength)).get(patienceNs, TimeUnit.NANOSECONDS)
+                .fctNs();
         }
         catch (final TimeoutException | ExecutionException ex)
         {
@@ -635,6 +683,16 @@ public final class HostDaemon implements AutoCloseable
     public int hostIndex(final String name)
     {
         return indexOf(topology, name);
+    }
+
+    private int destinationIndex(final String destination)
+    {
+        final int index = hostIndex(destination);
+        if (index == hostIndex)
+        {
+            throw new IllegalArgumentException("cannot send from " + host.name() + " to itself");
+        }
+        return index;
     }
 
     private static int indexOf(final Topology topology, final String name)

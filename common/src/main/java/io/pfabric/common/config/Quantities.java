@@ -85,4 +85,23 @@ public final class Quantities
         }
         return Math.round(value);
     }
+
+    /**
+     * The one rule for an offered load, wherever a command takes one: a fraction of the access link's rate, above 0
+     * and below 1 (at 1 the queues of a Poisson workload never drain).
+     *
+     * @param option the option, named in the error.
+     * @param load   its value.
+     * @return the load.
+     * @throws IllegalArgumentException naming the option if the load is not above 0 and below 1.
+     */
+    public static double requireLoad(final String option, final double load)
+    {
+        if (!(load > 0 && load < 1))
+        {
+            throw new IllegalArgumentException(option + " must be above 0 and below 1 (a fraction of the link rate), " +
+                "not " + load);
+        }
+        return load;
+    }
 }

@@ -57,6 +57,35 @@ public final class Rates
     }
 
     /**
+     * The one rule for a rate option: {@link #parseBitsPerSec} with the option named in the error, and 0 (unpaced)
+     * only where the command can run unpaced.
+     *
+     * @param option         the option, named in the error.
+     * @param text           its value.
+     * @param unpacedAllowed whether 0 means unpaced here; otherwise a rate must be positive.
+     * @return bits per second.
+     * @throws IllegalArgumentException naming the option.
+     */
+    public static long parseOption(final String option, final String text, final boolean unpacedAllowed)
+    {
+        final long bitsPerSec;
+        try
+        {
+            bitsPerSec = parseBitsPerSec(text);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(option + ": " + ex.getMessage(), ex);
+        }
+        if (0 == bitsPerSec && !unpacedAllowed)
+        {
+            throw new IllegalArgumentException(option + " must be positive here (0, unpaced, is not a rate a " +
+                "workload or a normalized FCT can be computed at)");
+        }
+        return bitsPerSec;
+    }
+
+    /**
      * Format a rate with the largest suffix that keeps it at least 1, so that {@link #parseBitsPerSec} reads it back.
      *
      * @param bitsPerSec non-negative rate.

@@ -1,5 +1,8 @@
 package io.pfabric.common.topology;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,13 +67,25 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines, int pods)
         final Matcher star = STAR.matcher(text);
         if (star.matches())
         {
-            return new TopologySpec(1, Integer.parseInt(star.group(1)), 0);
+            final int hosts = Integer.parseInt(star.group(1));
+            if (hosts < 2)
+            {
+                throw new IllegalArgumentException("--topo '" + text + "': a star needs at least 2 hosts");
+            }
+            return new TopologySpec(1, hosts, 0);
         }
         final Matcher leafSpine = LEAF_SPINE.matcher(text);
         if (leafSpine.matches())
         {
-            return new TopologySpec(Integer.parseInt(leafSpine.group(1)), Integer.parseInt(leafSpine.group(2)),
-                Integer.parseInt(leafSpine.group(3)));
+            final int leaves = Integer.parseInt(leafSpine.group(1));
+            final int hostsPerLeaf = Integer.parseInt(leafSpine.group(2));
+            final int spines = Integer.parseInt(leafSpine.group(3));
+            if (leaves < 1 || hostsPerLeaf < 1 || spines < 1 || leaves * (long)hostsPerLeaf < 2)
+            {
+                throw new IllegalArgumentException("--topo '" + text + "': a leaf-spine needs at least 1 leaf, 1 " +
+                    "host per leaf and 1 spine, and 2 hosts in all");
+            }
+            return new TopologySpec(leaves, hostsPerLeaf, spines);
         }
         final Matcher fatTree = FAT_TREE.matcher(text);
         if (fatTree.matches())
@@ -84,8 +99,27 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines, int pods)
                 throw new IllegalArgumentException("--topo '" + text + "': " + ex.getMessage(), ex);
             }
         }
+        if (namesFile(text))
+        {
+            throw new IllegalArgumentException("--topo here takes star:N, leafspine:LxHxS or fattree:K, not a " +
+                "topology file ('" + text + "'); 'pfabric testbed up', hostd and switchd take files");
+        }
         throw new IllegalArgumentException(
             "--topo must be star:N, leafspine:LxHxS or fattree:K, not '" + text + "'");
+    }
+
+    /**
+     * Whether a {@code --topo} value names a topology file rather than a shape: it ends in .yaml, .yml or .json, or
+     * a file of that name exists.
+     *
+     * @param text the value.
+     * @return true for a file.
+     */
+    public static boolean namesFile(final String text)
+    {
+        final String lower = text.toLowerCase(Locale.ROOT);
+        return lower.endsWith(".yaml") || lower.endsWith(".yml") || lower.endsWith(".json") ||
+            Files.isRegularFile(Path.of(text));
     }
 
     /**

@@ -25,9 +25,12 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Serves {@link AppProtocol} on a Unix domain socket for one {@link HostDaemon}: a thread per client reads its
  * requests, another writes the answers to its sends, a third (once it subscribes) pushes messages. A subscriber that
- * does not keep up loses messages (counted) rather than stalling the transport. Cold path.
+ * does not keep up loses messages (counted) rather than stalling the transport. A client that goes away gives up its
+ * flows still in flight ({@link HostDaemon#abandon}). Cold path.
  * <p>
  * Locked down: the socket file is created owner-only (read and write for the group too when {@link Access} names
  * one), in a private directory before it is moved into place, so no one else can connect in between; at most
@@ -391,6 +395,7 @@ public final class AppServer implements AutoCloseable
         private final OutputStream out;
         private final BlockingQueue<Message> messages = new ArrayBlockingQueue<>(SUBSCRIBER_QUEUE_CAPACITY);
         private final ExecutorService answers = Executors.newSingleThreadExecutor(daemonThreads("hostd-app-answer"));
+        private final Set<CompletableFuture<FlowRecord>> flowsInFlight = ConcurrentHashMap.newKeySet();
         private volatile boolean subscribed;
         private volatile Thread pusher;
         private volatile boolean readingFrame;
@@ -472,6 +477,10 @@ public final class AppServer implements AutoCloseable
                 subscribed = false;
                 disconnect();
                 answers.shutdown();
+                for (final CompletableFuture<FlowRecord> flow : flowsInFlight)
+                {
+                    host.abandon(flow);
+                }
                 final Thread current = pusher;
                 if (null != current)
                 {
@@ -506,8 +515,11 @@ public final class AppServer implements AutoCloseable
             final long requestId = request.requestId();
             try
             {
-                (null != request.payload() ? host.send(request.destination(), request.payload(), request.dscp()) :
-                    host.send(request.destination(), request.sizeBytes(), request.dscp()))
+                final CompletableFuture<FlowRecord> flow = null != request.payload() ?
+                    host.send(request.destination(), request.payload(), request.dscp()) :
+                    host.send(request.destination(), request.sizeBytes(), request.dscp());
+                flowsInFlight.add(flow);
+                flow.whenComplete((record, failure) -> flowsInFlight.remove(flow))
                     .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
             }
             catch (final IllegalArgumentException ex)

@@ -65,6 +65,21 @@ final class FlowTable
         return (int)slotByFlow.get(flowId);
     }
 
+    /**
+     * The slot of the flow whose application waits on a future: a walk over the slots, for rare commands only.
+     */
+    int slotOf(final CompletableFuture<FlowRecord> future)
+    {
+        for (int slot = 0; slot < slotLimit; slot++)
+        {
+            if (future == futures[slot])
+            {
+                return slot;
+            }
+        }
+        return NO_SLOT;
+    }
+
     FlowSender sender(final int slot)
     {
         return senders[slot];

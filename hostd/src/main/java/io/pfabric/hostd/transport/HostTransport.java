@@ -278,6 +278,33 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         return configuration;
     }
 
+    /**
+     * Give up a flow its application no longer waits for: unless it has completed, it stops sending, the listener is
+     * told of it as incomplete and its future fails with {@link IncompleteFlowException#ABANDONED}. Any thread.
+     *
+     * @param future what a {@code send} of this transport returned for the flow.
+     * @return false if the command could not be queued (too many commands waiting).
+     */
+    public boolean abandon(final CompletableFuture<FlowRecord> future)
+    {
+        if (future.isDone())
+        {
+            return true;
+        }
+        final boolean queued = commands.offer(() -> giveUp(future));
+        io.wakeup();
+        return queued;
+    }
+
+    private void giveUp(final CompletableFuture<FlowRecord> future)
+    {
+        final int slot = flows.slotOf(future);
+        if (FlowTable.NO_SLOT != slot)
+        {
+            finish(slot, -1, IncompleteFlowException.ABANDONED);
+        }
+    }
+
     private CompletableFuture<FlowRecord> enqueue(
         final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineUs, final int dscp)
     {

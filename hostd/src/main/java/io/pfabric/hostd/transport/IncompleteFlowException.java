@@ -18,6 +18,11 @@ public final class IncompleteFlowException extends RuntimeException
     public static final String RECEIVER_RESTARTED =
         "the receiver restarted after acknowledging part of the flow, which the new start cannot deliver";
 
+    /**
+     * {@link #reason()} of a flow its application gave up before it completed ({@link HostTransport#abandon}).
+     */
+    public static final String ABANDONED = "given up by its application";
+
     private static final long serialVersionUID = 1L;
 
     private final transient FlowRecord record;

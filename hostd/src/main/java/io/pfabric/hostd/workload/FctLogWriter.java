@@ -174,4 +174,20 @@ public final class FctLogWriter implements AutoCloseable
         writer.close();
         Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
+
+    /**
+     * Flush and close, but leave the rows in the partial file ({@link #partialOf}), not the log: for a run that was
+     * interrupted, whose log would look whole but is not (once; later calls, and {@link #close()}, do nothing).
+     *
+     * @throws IOException if writing fails.
+     */
+    public synchronized void closeIncomplete() throws IOException
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        writer.close();
+    }
 }
