@@ -55,7 +55,9 @@ import java.util.concurrent.atomic.AtomicReference;
             "clients at once; a client that sends a frame over 1 GiB or pauses inside a frame for 10 s is " +
             "disconnected. The window, cap and timeout follow from the host's link rate, the " +
             "base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, cap = " +
-            "buffer in packets less one, timeout = 3 x base RTT.",
+            "buffer in packets less one, timeout = 3 x base RTT, but at least the base RTT plus 1.25 x the time a full " +
+            "switch buffer takes to drain at the link rate (on an emulated fabric the measured base RTT lacks the " +
+            "frames' time on the wire).",
         "With --control syn|asy the host takes part in central control by 'pfabric controllerd' (see --control); " +
             "its counters, printed at stop, say how often it fell back to plain pFabric.",
         "Stops on SIGTERM or Ctrl-C; flows still in flight are reported as incomplete." })
@@ -378,7 +380,7 @@ public final class HostdCommand implements Callable<Integer>
 
     private TransportConfiguration configuration(final long linkRateBitsPerSec, final long baseRttNs)
     {
-        final TransportConfiguration windowed = TransportConfiguration.forFabric(
+        final TransportConfiguration windowed = TransportConfiguration.forEmulatedFabric(
             linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
         return ("linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed)
             .withSegmentsPerAck(segmentsPerAck);

@@ -12,13 +12,13 @@ import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.config.SecretFiles;
 import io.pfabric.switchd.AdminServer;
+import io.pfabric.switchd.ForwarderIdleStrategy;
 import io.pfabric.switchd.PortCounter;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.switchd.SwitchPort;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine.Command;
@@ -234,7 +234,7 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 100_000),
+            final AgentRunner runner = new AgentRunner(new ForwarderIdleStrategy(daemon.forwarder()),
                 error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
             AgentRunner.startOnThread(runner);
             if (!daemon.forwarder().awaitServing(SERVING_PATIENCE_SECONDS, TimeUnit.SECONDS))

@@ -115,9 +115,7 @@ final class HostdReplay
 
     /**
      * The paper's settings for the measured base RTT, except that the timeout also covers a full pFabric buffer
-     * draining at the link rate: on an emulated fabric the base RTT is mostly software latency, so three of them can
-     * be shorter than the round trip of a packet that waits behind a full queue (in the paper, 45 us covers 14.7 us
-     * of base RTT plus 28.8 us for 36 KB at 10 Gb/s).
+     * draining at the link rate ({@link TransportConfiguration#forEmulatedFabric}).
      *
      * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
      * @param baseRttNs the largest base RTT of the fabric.
@@ -126,11 +124,8 @@ final class HostdReplay
     TransportConfiguration configuration(final String scheme, final long baseRttNs)
     {
         final long bufferLength = DisciplineKind.PFABRIC.defaultCapacityLength();
-        final TransportConfiguration paper =
-            TransportConfiguration.forFabric(rateBitsPerSec, baseRttNs, bufferLength);
-        final long drainNs = bufferLength * 8 * 1_000_000_000L / rateBitsPerSec;
         final TransportConfiguration windowed =
-            paper.withTimeoutNs(Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4));
+            TransportConfiguration.forEmulatedFabric(rateBitsPerSec, baseRttNs, bufferLength);
         return "linerate".equals(scheme) ? windowed.withLineRate() : windowed;
     }
 

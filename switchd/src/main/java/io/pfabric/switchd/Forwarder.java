@@ -35,8 +35,10 @@ import java.util.concurrent.TimeUnit;
  * flag is set takes the equal-cost port its path hint names (hint modulo their number, in the switch's port order:
  * on a generated leaf-spine leaf, hint i is the uplink to spine i + 1), as hosts under SYN control ask.
  * <p>
- * While any queue holds frames waiting for its pacer, {@link #doWork()} reports work, so the idle strategy keeps
- * polling instead of sleeping past the next departure: the switch spins only while it has a backlog.
+ * While any queue holds frames waiting for its pacer, {@link #doWork()} reports work, so a generic idle strategy keeps
+ * polling instead of sleeping past the next departure. {@link ForwarderIdleStrategy} instead asks
+ * {@link #idleWaitNs(long)} how long the forwarder may sleep, and sleeps in its ports until then unless a frame comes
+ * first: a paced switch then spins only while its next departure is too close to sleep for.
  */
 public final class Forwarder implements Agent, PacketHandler, FrameHandler
 {
@@ -85,6 +87,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private long lastDutyCycleNs;
     private boolean dutyCycleSeen;
     private boolean serving;
+    private int lastDutyCycleWork;
+    private volatile Runnable waker;
     private final CountDownLatch firstDutyCycle = new CountDownLatch(1);
 
     /**
@@ -201,6 +205,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             work += transmit(i, transmitNs);
             backlogged |= !ports[i].queue().isEmpty();
         }
+        lastDutyCycleWork = work;
         if (0 == work && backlogged)
         {
             work = 1;
@@ -222,6 +227,58 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             firstDutyCycle.countDown();
         }
         return work;
+    }
+
+    /**
+     * How long the forwarder may sleep after its last duty cycle unless a frame arrives or a command is offered: not
+     * at all if that cycle did any work (more may wait) or a command waits, or a port holds frames it may send now;
+     * else until the earliest departure a paced port's pacer allows for its queued frames, or the next check of the
+     * links or of the statistics. Owner thread only.
+     *
+     * @param nowNs the clock's time.
+     * @return nanoseconds, 0 or less for none.
+     */
+    public long idleWaitNs(final long nowNs)
+    {
+        if (lastDutyCycleWork > 0 || !commands.isEmpty())
+        {
+            return 0;
+        }
+        long waitNs = Math.min(linkCheckDeadlineNs - nowNs, statisticsDeadlineNs - nowNs);
+        for (final SwitchPort port : ports)
+        {
+            if (!port.queue().isEmpty())
+            {
+                final EgressPacer pacer = port.pacer();
+                if (null == pacer || !port.io().canTransmit())
+                {
+                    return 0;
+                }
+                waitNs = Math.min(waitNs, pacer.nextDepartureNs() - nowNs);
+            }
+        }
+        return waitNs;
+    }
+
+    /**
+     * Have {@link #offer(Runnable)} end the forwarder's idle wait: the idle strategy that waits in the ports gives
+     * the way to wake it.
+     *
+     * @param wake run after each command offered, from the offering thread; null for none.
+     */
+    public void wakeOnOffer(final Runnable wake)
+    {
+        waker = wake;
+    }
+
+    /**
+     * The forwarder's ports, in the table's order.
+     *
+     * @return a copy of the array.
+     */
+    public SwitchPort[] ports()
+    {
+        return ports.clone();
     }
 
     /**
@@ -282,7 +339,13 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      */
     public boolean offer(final Runnable command)
     {
-        return commands.offer(command);
+        final boolean accepted = commands.offer(command);
+        final Runnable wake = waker;
+        if (accepted && null != wake)
+        {
+            wake.run();
+        }
+        return accepted;
     }
 
     /**

@@ -4,10 +4,10 @@ import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.switchd.Forwarder;
+import io.pfabric.switchd.ForwarderIdleStrategy;
 import io.pfabric.switchd.SwitchDaemon;
-import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -20,6 +20,9 @@ import java.util.function.Function;
 /**
  * Every switch of a {@link NetnsFabric} in this process: each {@link SwitchDaemon} opens its ports in its own
  * namespace, and all their forwarders share one thread, which on a small machine keeps them from starving each other.
+ * Between duty cycles the thread sleeps in all their ports at once until a frame arrives or a paced port's next
+ * departure ({@link ForwarderIdleStrategy}), so an idle fabric, or one whose links are slow enough to sleep between
+ * frames, leaves the cores to the hosts.
  */
 public final class FabricRunner implements AutoCloseable
 {
@@ -93,9 +96,10 @@ public final class FabricRunner implements AutoCloseable
             }
             throw ex;
         }
-        final Agent[] agents = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Agent[]::new);
-        final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 50_000),
-            error -> System.err.println("pfabric: forwarder error: " + error), null, new CompositeAgent(agents));
+        final Forwarder[] forwarders = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Forwarder[]::new);
+        final AgentRunner runner = new AgentRunner(new ForwarderIdleStrategy(forwarders),
+            error -> System.err.println("pfabric: forwarder error: " + error), null,
+            new CompositeAgent(forwarders));
         AgentRunner.startOnThread(runner);
         return new FabricRunner(daemons, runner);
     }

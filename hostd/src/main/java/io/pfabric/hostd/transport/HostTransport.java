@@ -515,9 +515,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
-     * The part of a step that needs no I/O wait: commands, expired timers and the packets that may go now, flushed.
-     * A thread that serves several transports runs this for each of them and then waits once in their shared I/O
-     * for the shortest of the times returned. Transport thread only.
+     * The part of a step that needs no I/O wait: commands, expired timers and the packets that may go now, flushed;
+     * when a timer has expired, the I/O is looked at without waiting first, so that an ACK that arrived in time is
+     * not taken for lost because the thread came late. A thread that serves several transports runs this for each of
+     * them and then waits once in their shared I/O for the shortest of the times returned. Transport thread only.
      *
      * @return 0 if more is to be done at once (look at the I/O without waiting); else how long this transport may
      *         wait for a packet or a command: until the pacer lets the next packet go or the earliest timeout, or
@@ -528,6 +529,10 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     {
         nowNs = clock.nanoTime();
         commands.run(BATCH);
+        if (timeoutDue())
+        {
+            io.poll(this, BATCH);
+        }
         sendDue();
         if (!commands.isEmpty() || maySendNow(clock.nanoTime()))
         {
@@ -535,6 +540,16 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         }
         final long nextNs = deadlineNs(scheduler.hasReady() && !transmitter.heldBack());
         return Long.MAX_VALUE == nextNs ? Long.MAX_VALUE : Math.max(1, nextNs - nowNs);
+    }
+
+    /**
+     * Whether a retransmission deadline has passed. A thread that comes back late (descheduled, or woken late from its
+     * wait) reads the packets that arrived meanwhile before it expires timers, so that its own lateness, with the ACKs
+     * waiting in its socket, does not time its flows out.
+     */
+    private boolean timeoutDue()
+    {
+        return scheduler.hasTimers() && scheduler.earliestDeadlineNs() - nowNs <= 0;
     }
 
     /**

@@ -30,4 +30,22 @@ class TransportConfigurationTest
         assertEquals(67, derived.initialWindowPackets(), "1 Gb/s x 0.8 ms = 100,000 B, 66.7 packets, rounded up");
         assertEquals(67, derived.maxWindowPackets());
     }
+
+    @Test
+    void onAnEmulatedFabricTheTimeoutCoversAFullBufferDrainingAtTheLinkRate()
+    {
+        final TransportConfiguration derived =
+            TransportConfiguration.forEmulatedFabric(100_000_000L, 80_000, 36_000);
+        assertEquals(80_000 + 2_880_000 + 720_000, derived.timeoutNs(),
+            "36 KB take 2.88 ms at 100 Mb/s; three measured base RTTs, 240 us, are not two frames' time on the wire");
+        assertEquals(TransportConfiguration.forFabric(100_000_000L, 80_000, 36_000).maxWindowPackets(),
+            derived.maxWindowPackets(), "the window is the paper's");
+    }
+
+    @Test
+    void onAnEmulatedFabricWithALongBaseRttTheTimeoutStaysThreeOfThem()
+    {
+        assertEquals(15_000_000, TransportConfiguration.forEmulatedFabric(1_000_000_000L, 5_000_000, 36_000)
+            .timeoutNs());
+    }
 }

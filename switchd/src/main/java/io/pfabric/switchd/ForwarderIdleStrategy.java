@@ -1,0 +1,168 @@
+package io.pfabric.switchd;
+
+import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.packet.PacketPortSet;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How the thread of one or more forwarders waits between duty cycles: it sleeps in the kernel, in one {@code ppoll} on
+ * every port's packet socket, until a frame arrives, a command is offered or the forwarders' next deadline comes (a
+ * paced port's next departure, the next link check: {@link Forwarder#idleWaitNs(long)}). A wait shorter than
+ * {@link #SPIN_NS}, about what a sleeping thread takes to be woken, is spun instead; so at 100 Mb/s a switch with a
+ * backlog sleeps between its departures, and at a line rate whose frames leave a few microseconds apart it spins while
+ * it has a backlog, as it must to pace them.
+ * <p>
+ * Why it does not spin or poll on a timer when idle: on a machine with few cores the switch shares them with the hosts'
+ * threads, and every microsecond it spins, or every wake-up of a timed park that finds nothing to do, is taken from
+ * a host that has a packet to answer. A host stalled for its timeout while its packets wait times the flow out.
+ * <p>
+ * A port that is not a packet socket (VXLAN) cannot be waited on here: with such a port the thread parks instead, from
+ * 1 µs doubling to {@link #MAX_PARK_NS} while nothing happens, never past the next deadline.
+ */
+public final class ForwarderIdleStrategy implements IdleStrategy
+{
+    /**
+     * Waits up to this long are spun: shorter than the time a thread takes to sleep and be woken on time.
+     */
+    public static final long SPIN_NS = 20_000;
+
+    /**
+     * Longest park between looks at the ports when they cannot be waited on.
+     */
+    public static final long MAX_PARK_NS = 50_000;
+
+    private static final long MIN_PARK_NS = 1_000;
+
+    private final Forwarder[] forwarders;
+    private final PacketPortSet ports;
+    private final NanoClock clock;
+    private long parkNs = MIN_PARK_NS;
+
+    /**
+     * An idle strategy for forwarders that run on one thread, such as a {@code CompositeAgent} of them. Their ports'
+     * sockets must stay open while it is used; an offer to any of the forwarders ends a wait in progress.
+     *
+     * @param forwarders the forwarders the thread runs.
+     */
+    public ForwarderIdleStrategy(final Forwarder... forwarders)
+    {
+        this(new SystemNanoClock(), forwarders);
+    }
+
+    /**
+     * An idle strategy for forwarders that run on one thread.
+     *
+     * @param clock      the forwarders' clock.
+     * @param forwarders the forwarders the thread runs.
+     */
+    public ForwarderIdleStrategy(final NanoClock clock, final Forwarder... forwarders)
+    {
+        this.forwarders = forwarders.clone();
+        this.clock = clock;
+        final List<PacketPort> packetPorts = new ArrayList<>();
+        boolean allPacketPorts = true;
+        for (final Forwarder forwarder : forwarders)
+        {
+            for (final SwitchPort port : forwarder.ports())
+            {
+                final FramePort io = port.io();
+                if (io instanceof PacketPort packetPort)
+                {
+                    packetPorts.add(packetPort);
+                }
+                else
+                {
+                    allPacketPorts = false;
+                }
+            }
+        }
+        if (allPacketPorts && !packetPorts.isEmpty())
+        {
+            ports = new PacketPortSet(packetPorts.size());
+            packetPorts.forEach(ports::add);
+            final PacketPort first = packetPorts.get(0);
+            for (final Forwarder forwarder : forwarders)
+            {
+                forwarder.wakeOnOffer(first::wakeup);
+            }
+        }
+        else
+        {
+            ports = null;
+        }
+    }
+
+    /**
+     * Whether the thread sleeps in the ports' sockets (every port is a packet socket) rather than parking.
+     *
+     * @return true if it waits in the ports.
+     */
+    public boolean waitsInPorts()
+    {
+        return null != ports;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Decides from the forwarders' state, not from the work count: a forwarder with a backlog reports work so that
+     * other idle strategies keep polling.
+     */
+    public void idle(final int workCount)
+    {
+        long waitNs = Long.MAX_VALUE;
+        final long nowNs = clock.nanoTime();
+        for (final Forwarder forwarder : forwarders)
+        {
+            waitNs = Math.min(waitNs, forwarder.idleWaitNs(nowNs));
+        }
+        if (waitNs <= 0)
+        {
+            parkNs = MIN_PARK_NS;
+            return;
+        }
+        if (waitNs <= SPIN_NS)
+        {
+            Thread.onSpinWait();
+            return;
+        }
+        if (null != ports)
+        {
+            ports.await(waitNs);
+            return;
+        }
+        LockSupport.parkNanos(Math.min(waitNs, parkNs));
+        parkNs = Math.min(MAX_PARK_NS, parkNs << 1);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void idle()
+    {
+        idle(0);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void reset()
+    {
+        parkNs = MIN_PARK_NS;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public String alias()
+    {
+        return "forwarder";
+    }
+}
