@@ -166,6 +166,7 @@ public final class SimCommand implements Callable<Integer>
             throw new IllegalArgumentException("--flows must be at least 1");
         }
         final SimSettings settings = options.settings(fabric);
+        options.deadlineSpec();
         Files.createDirectories(options.out);
         progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
         if (fabric.hasClasses())

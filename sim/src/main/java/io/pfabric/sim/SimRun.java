@@ -17,7 +17,8 @@ import java.util.Locale;
 /**
  * One scheme over one trace in the simulator (or, for {@code ideal}, the flow-level Ideal scheduler on the same
  * fabric's base RTTs), written as the FCT log the emulated experiments write; with the {@code dscp} column when the
- * trace's flows are marked, so that results split per traffic class.
+ * trace's flows are marked, so that results split per traffic class, and the deadline columns when flows have
+ * deadlines.
  */
 public final class SimRun
 {
@@ -92,6 +93,24 @@ public final class SimRun
         for (final WorkloadTrace.FlowSpec flow : trace)
         {
             if (0 != flow.dscp())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether any flow of a trace has a deadline: then its FCT log has the deadline columns.
+     *
+     * @param trace the flows.
+     * @return true if one has.
+     */
+    public static boolean hasDeadlines(final List<WorkloadTrace.FlowSpec> trace)
+    {
+        for (final WorkloadTrace.FlowSpec flow : trace)
+        {
+            if (flow.hasDeadline())
             {
                 return true;
             }
@@ -219,7 +238,7 @@ public final class SimRun
                     virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
             });
         int incomplete = 0;
-        try (FctLogWriter writer = new FctLogWriter(log, isMarked(trace)))
+        try (FctLogWriter writer = new FctLogWriter(log, isMarked(trace), hasDeadlines(trace)))
         {
             for (int i = 0; i < trace.size(); i++)
             {
@@ -229,7 +248,7 @@ public final class SimRun
                 writer.append(flow.flowIndex(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
                     flow.sizeBytes(), flow.startNs(), null == record ? -1 : record.endNs(),
                     null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), label,
-                    flow.dscp());
+                    flow.dscp(), flow.deadlineNs());
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,
