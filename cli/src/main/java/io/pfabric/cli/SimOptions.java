@@ -8,6 +8,7 @@ import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadMix;
@@ -83,6 +84,12 @@ final class SimOptions
             "least 1.25 x its minimum FCT on the idle fabric; the same deadlines for a seed. The FCT logs then " +
             "have deadline_ns,deadline_met columns (default: no deadlines).")
     String deadlines;
+
+    @Option(names = "--priority", defaultValue = "remaining", paramLabel = "remaining|size|bytes-sent|deadline",
+        description = "What the priority of pfabric's and linerate's data packets says, as hostd --priority " +
+            "(default: ${DEFAULT-VALUE} flow size; the paper's Fig 14 compares size and bytes-sent). deadline: a " +
+            "flow with a deadline carries it in microseconds (needs --deadlines); pfabric-edf always does.")
+    String priority;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
@@ -253,7 +260,8 @@ final class SimOptions
         {
             throw new IllegalArgumentException("--dctcp-k must be positive");
         }
-        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK);
+        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK)
+            .withPriority(PriorityPolicy.byName("--priority", priority));
     }
 
     /**
@@ -297,6 +305,26 @@ final class SimOptions
     List<WorkloadTrace.FlowSpec> marked(final List<WorkloadTrace.FlowSpec> trace)
     {
         return dscpShares.isEmpty() ? trace : WorkloadTrace.withDscpShares(trace, dscpShares, seed);
+    }
+
+    /**
+     * Check that the schemes and the priority have the deadlines they need: {@code --priority deadline} and
+     * pfabric-edf need {@code --deadlines}.
+     *
+     * @param schemes the schemes to run.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    void requireDeadlinesFor(final List<String> schemes) throws IOException
+    {
+        final boolean none = null == deadlineSpec();
+        if (none && PriorityPolicy.DEADLINE == PriorityPolicy.byName("--priority", priority))
+        {
+            throw new IllegalArgumentException("--priority deadline needs deadlines: give --deadlines exp:MEAN");
+        }
+        if (none && schemes.contains("pfabric-edf"))
+        {
+            throw new IllegalArgumentException("pfabric-edf needs deadlines: give --deadlines exp:MEAN");
+        }
     }
 
     /**

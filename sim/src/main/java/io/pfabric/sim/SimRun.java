@@ -1,7 +1,9 @@
 package io.pfabric.sim;
 
 import io.pfabric.analysis.IdealScheduler;
+import io.pfabric.dataplane.queue.PfabricEdfQueue;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.WorkloadTrace;
 
@@ -26,7 +28,7 @@ public final class SimRun
      * Schemes the simulator runs.
      */
     public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal",
-        "tcp-per-flow", "dctcp-per-flow");
+        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf");
 
     /**
      * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
@@ -217,6 +219,8 @@ public final class SimRun
         {
             case "pfabric" -> new Simulator(pfabricFabric, Simulator.Scheme.PFABRIC, settings, seed);
             case "linerate" -> new Simulator(pfabricFabric, Simulator.Scheme.LINERATE, settings, seed);
+            case "pfabric-edf" -> new Simulator(fabric.withQueues(PfabricEdfQueue.NAME, 2 * fabric.bufferLength()),
+                Simulator.Scheme.PFABRIC, settings.withPriority(PriorityPolicy.DEADLINE), seed);
             case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
                 settings, seed);
             case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
