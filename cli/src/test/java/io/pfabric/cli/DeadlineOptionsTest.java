@@ -2,13 +2,14 @@ package io.pfabric.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +32,7 @@ class DeadlineOptionsTest
         try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8))
         {
             System.setErr(capture);
-            status = new CommandLine(new PfabricCommand()).execute(args);
+            status = PfabricCommand.commandLine().setErr(new PrintWriter(capture, true)).execute(args);
         }
         finally
         {
@@ -69,7 +70,7 @@ class DeadlineOptionsTest
                 "--flows", "10", "--deadlines", "exp:1ms,below=1KB", "--out", out});
         for (final String[] c : cases)
         {
-            rejected(c[0], java.util.Arrays.copyOfRange(c, 1, c.length));
+            rejected(c[0], Arrays.copyOfRange(c, 1, c.length));
             assertFalse(Files.exists(Path.of(out)), String.join(" ", c));
         }
     }
