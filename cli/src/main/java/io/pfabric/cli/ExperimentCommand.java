@@ -151,7 +151,9 @@ public final class ExperimentCommand implements Callable<Integer>
     private String commandLine()
     {
         final StringBuilder line = new StringBuilder("./pfabric experiment");
-        for (final String arg : spec.commandLine().getParseResult().originalArgs())
+        final List<String> args = spec.commandLine().getParseResult().originalArgs();
+        final int first = !args.isEmpty() && spec.name().equals(args.get(0)) ? 1 : 0;
+        for (final String arg : args.subList(first, args.size()))
         {
             line.append(' ').append(arg.matches("[A-Za-z0-9_./:,=@%+-]+") ? arg : "'" + arg + "'");
         }
