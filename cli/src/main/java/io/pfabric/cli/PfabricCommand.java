@@ -65,12 +65,12 @@ public final class PfabricCommand implements Callable<Integer>
     }
 
     /**
-     * The command line with pfabric's handling of errors: a bad option or value ends in one line naming it and
-     * status 2, a failure of I/O in one line and status 1.
+     * The command line as {@link #main} runs it: bad input is a one-line error and status 2, an I/O failure one line
+     * and status 1.
      *
-     * @return a new command line.
+     * @return the command line.
      */
-    static CommandLine commandLine()
+    public static CommandLine commandLine()
     {
         return new CommandLine(new PfabricCommand())
             .setExecutionExceptionHandler((exception, cmd, parseResult) ->

@@ -41,6 +41,11 @@ public final class SendCommand implements Callable<Integer>
             "ports (by default class = DSCP / 8). Without it the packets carry DSCP 0.")
     Integer dscp;
 
+    @Option(names = "--deadline", paramLabel = "DURATION",
+        description = "The time the message has to complete, e.g. 2ms: under hostd --priority deadline " +
+            "(pFabric-EDF) its packets carry it, and pfabric-edf switch ports queue them ahead of other traffic.")
+    String deadline;
+
     @Option(names = "--host", paramLabel = "NAME", description = "Which local hostd (by host name), if several run.")
     String host;
 
@@ -67,6 +72,12 @@ public final class SendCommand implements Callable<Integer>
             throw new IllegalArgumentException("give either --size or --file");
         }
         final long bytes = null != file ? fileSize(file) : Quantities.parseBytes(size);
+        final long deadlineNs = null == deadline ? 0 : Quantities.parseNanos(deadline);
+        if (null != deadline && deadlineNs <= 0)
+        {
+            throw new IllegalArgumentException("--deadline must be positive, not '" + deadline + "'");
+        }
+        final int marking = null == dscp ? 0 : dscp;
         if (null != size && bytes < 1)
         {
             throw new IllegalArgumentException("--size must be at least 1 byte");
@@ -87,11 +98,13 @@ public final class SendCommand implements Callable<Integer>
             if (null != file)
             {
                 final byte[] payload = Files.readAllBytes(file);
-                sent = null == dscp ? client.send(destination, payload) : client.send(destination, payload, dscp);
+                sent = deadlineNs > 0 ? client.send(destination, payload, marking, deadlineNs) :
+                    null == dscp ? client.send(destination, payload) : client.send(destination, payload, dscp);
             }
             else
             {
-                sent = null == dscp ? client.send(destination, bytes) : client.send(destination, bytes, dscp);
+                sent = deadlineNs > 0 ? client.send(destination, bytes, marking, deadlineNs) :
+                    null == dscp ? client.send(destination, bytes) : client.send(destination, bytes, dscp);
             }
             final AppClient.Completion completion;
             try
@@ -105,8 +118,9 @@ public final class SendCommand implements Callable<Integer>
                 return 1;
             }
             System.out.printf(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, %d timeouts, %,d bytes " +
-                "retransmitted%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
-                completion.timeouts(), completion.retransmittedBytes());
+                "retransmitted%s%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
+                completion.timeouts(), completion.retransmittedBytes(), deadlineNs <= 0 ? "" :
+                completion.fctNs() <= deadlineNs ? ", deadline met" : ", deadline missed");
             return 0;
         }
         catch (final ExecutionException ex)

@@ -83,7 +83,7 @@ public final class TestbedCommand
         String rate;
 
         @Option(names = "--discipline", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), " +
+            description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), pfabric-edf, " +
                 "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]], for every port of a star, " +
                 "leaf-spine or fat-tree (default: pfabric).")
         String discipline;

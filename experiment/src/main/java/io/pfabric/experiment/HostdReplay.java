@@ -8,6 +8,7 @@ import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.FctLogWriter;
@@ -117,7 +118,8 @@ final class HostdReplay
      * The paper's settings for the measured base RTT, except that the timeout also covers a full pFabric buffer
      * draining at the link rate ({@link TransportConfiguration#forEmulatedFabric}).
      *
-     * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
+     * @param scheme    pfabric, linerate, droptail (windowed, as pfabric) or pfabric-edf (windowed, with deadline
+     *                  priorities).
      * @param baseRttNs the largest base RTT of the fabric.
      * @return the hosts' settings.
      */
@@ -126,7 +128,8 @@ final class HostdReplay
         final long bufferLength = DisciplineKind.PFABRIC.defaultCapacityLength();
         final TransportConfiguration windowed =
             TransportConfiguration.forEmulatedFabric(rateBitsPerSec, baseRttNs, bufferLength);
-        return "linerate".equals(scheme) ? windowed.withLineRate() : windowed;
+        return "linerate".equals(scheme) ? windowed.withLineRate() :
+            "pfabric-edf".equals(scheme) ? windowed.withPriorityPolicy(PriorityPolicy.DEADLINE) : windowed;
     }
 
     /**
@@ -281,7 +284,8 @@ final class HostdReplay
         }
         final List<HostDaemon> hosts = startHosts(fabric, configuration, classes);
         final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
-        final FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp()));
+        final FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp()),
+            trace.stream().anyMatch(WorkloadTrace.FlowSpec::hasDeadline));
         try
         {
             final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;

@@ -595,7 +595,7 @@ public final class Simulator
     private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
         final FlowRecord[] records, final int[] completed)
     {
-        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp())
+        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp(), flow.deadlineNs())
             .whenComplete((record, error) ->
             {
                 if (null != record)
@@ -836,7 +836,7 @@ public final class Simulator
             return;
         }
         port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
-            packets.priority(packet), packets.flowId(packet), packets.dscp(packet));
+            packets.priority(packet), packets.flowId(packet), packets.dscp(packet), packets.pfabricFlags(packet));
         if (!busy)
         {
             startTransmission(switchIndex, portIndex);

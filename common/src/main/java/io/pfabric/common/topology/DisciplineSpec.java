@@ -99,7 +99,7 @@ public record DisciplineSpec(
         final String params = colon < 0 ? null : lower.substring(colon + 1);
         return switch (name)
         {
-            case "pfabric", "droptail", "ecn", "pfabric-classes" ->
+            case "pfabric", "droptail", "ecn", "pfabric-classes", "pfabric-edf" ->
             {
                 if (null != params)
                 {

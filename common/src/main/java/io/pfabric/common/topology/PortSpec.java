@@ -35,7 +35,7 @@ public record PortSpec(
      * The queue disciplines a port may name.
      */
     public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes",
-        "sp-pifo", "aifo", "pias");
+        "pfabric-edf", "sp-pifo", "aifo", "pias");
 
     /**
      * Longest Linux interface name: {@code IFNAMSIZ} less the terminating NUL.

@@ -30,7 +30,9 @@ public enum DisciplineKind
     /** {@link AifoQueue} with AIFO's pFabric-experiment parameters unless given others. */
     AIFO(AifoQueue.NAME, AifoQueue.DEFAULT_CAPACITY_LENGTH),
     /** {@link PiasQueue}, eight queues and K = 22,500 bytes per queue unless given others. */
-    PIAS(PiasQueue.NAME, PiasQueue.DEFAULT_CAPACITY_LENGTH);
+    PIAS(PiasQueue.NAME, PiasQueue.DEFAULT_CAPACITY_LENGTH),
+    /** {@link PfabricEdfQueue}: a deadline queue and another, half the buffer each (two of pFabric's). */
+    PFABRIC_EDF(PfabricEdfQueue.NAME, PfabricEdfQueue.DEFAULT_CAPACITY_LENGTH);
 
     private final String cliName;
     private final long defaultCapacityLength;
@@ -143,6 +145,7 @@ public enum DisciplineKind
                 spec.windowRanks(), spec.sampleEvery());
             case PIAS -> new PiasQueue(capacity, maxFrameLength, maxStoredLength, spec.queueCount(),
                 spec.markingLength());
+            case PFABRIC_EDF -> new PfabricEdfQueue(capacity, maxFrameLength, maxStoredLength);
         };
     }
 
@@ -166,6 +169,6 @@ public enum DisciplineKind
         }
         throw new IllegalArgumentException(
             "unknown discipline '" + name + "'; expected one of pfabric, droptail, ecn, strict, pfabric-classes, " +
-            "sp-pifo, aifo, pias");
+            "pfabric-edf, sp-pifo, aifo, pias");
     }
 }

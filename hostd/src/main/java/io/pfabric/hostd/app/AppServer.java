@@ -516,8 +516,8 @@ public final class AppServer implements AutoCloseable
             try
             {
                 final CompletableFuture<FlowRecord> flow = null != request.payload() ?
-                    host.send(request.destination(), request.payload(), request.dscp()) :
-                    host.send(request.destination(), request.sizeBytes(), request.dscp());
+                    host.send(request.destination(), request.payload(), request.dscp(), request.deadlineNs()) :
+                    host.send(request.destination(), request.sizeBytes(), request.dscp(), request.deadlineNs());
                 flowsInFlight.add(flow);
                 flow.whenComplete((record, failure) -> flowsInFlight.remove(flow))
                     .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
