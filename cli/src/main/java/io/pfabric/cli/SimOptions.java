@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.sim.DupAckRule;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.common.config.Quantities;
@@ -150,6 +151,12 @@ final class SimOptions
             "B / B(paper) on another).")
     long dctcpK;
 
+    @Option(names = "--dupack-threshold", defaultValue = "off", paramLabel = "off|scripts|N",
+        description = "When TCP and DCTCP fast-retransmit: off, never, only the RTO retransmits (default, the " +
+            "paper's setting under packet spraying); scripts, after max(3, 0.75 cwnd) duplicate ACKs (the released " +
+            "ns-2 scripts); N, after N duplicate ACKs.")
+    String dupAckThreshold;
+
     /**
      * The values a preset gives the options left empty.
      *
@@ -245,7 +252,9 @@ final class SimOptions
         {
             throw new IllegalArgumentException("--dctcp-k must be positive");
         }
-        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK);
+        final DupAckRule dupAckRule = DupAckRule.parse(dupAckThreshold);
+        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK)
+            .withTcpDupAckRule(dupAckRule);
     }
 
     /**

@@ -20,11 +20,13 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The simulator's baselines, modelled in the simulator only: TCP NewReno with SACK as the pFabric paper's ns-2
  * scripts ran it (initial window 12 segments, cap 149, minimum and initial RTO 200 us doubling on each timeout, an ACK
- * per segment, fast retransmit after max(3, 0.75 x cwnd) duplicate ACKs so that per-packet spraying's reordering
- * does not trigger it, the SACK scoreboard kept across a timeout), and DCTCP on top (ECN-capable segments, the
- * receiver echoing each segment's CE mark, alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd
- * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4
- * and TCP headers; ACKs, SYNs and SYN-ACKs are 54 bytes, ACKs 4 and 8 more per SACK block.
+ * per segment, the SACK scoreboard kept across a timeout) with the paper's rule for duplicate ACKs
+ * ({@link DupAckRule}: by default they never trigger a fast retransmit, as the paper runs every scheme under
+ * per-packet spraying, so only the RTO retransmits; the scripts' max(3, 0.75 x cwnd) and a fixed threshold are
+ * options), and DCTCP on top (ECN-capable segments, the receiver echoing each segment's CE mark,
+ * alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd multiplied by 1 - alpha/2 in a window that saw
+ * marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4 and TCP headers; ACKs, SYNs and SYN-ACKs are
+ * 54 bytes, ACKs 4 and 8 more per SACK block.
  * <p>
  * Flows run on connections in one of two ways. As the scripts run them (a positive number of connections per pair):
  * each source keeps that many connections to each destination, open from the start (the scripts warm them up before
@@ -67,6 +69,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private final int localHost;
     private final boolean dctcp;
     private final long minRtoNs;
+    private final DupAckRule dupAckRule;
     private final int connectionsPerPair;
     private final Int2ObjectHashMap<ArrayDeque<Connection>> idleByDestination = new Int2ObjectHashMap<>();
     private final PacketIo io;
@@ -89,13 +92,14 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
      * @param localHost          this host's index.
      * @param dctcp              DCTCP rather than TCP.
      * @param minRtoNs           the minimum (and initial) RTO.
+     * @param dupAckRule         when duplicate ACKs trigger a fast retransmit, if ever.
      * @param connectionsPerPair persistent connections to each destination as the scripts keep them, or 0 for a
      *                           fresh connection per flow.
      * @param io                 the packet I/O.
      * @param clock              the virtual clock.
      */
-    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final int connectionsPerPair,
-        final PacketIo io, final NanoClock clock)
+    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final DupAckRule dupAckRule,
+        final int connectionsPerPair, final PacketIo io, final NanoClock clock)
     {
         if (connectionsPerPair < 0)
         {
@@ -104,6 +108,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         this.localHost = localHost;
         this.dctcp = dctcp;
         this.minRtoNs = minRtoNs;
+        this.dupAckRule = dupAckRule;
         this.connectionsPerPair = connectionsPerPair;
         this.io = io;
         this.clock = clock;
@@ -540,7 +545,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                     windowMarked++;
                 }
                 dupAcks++;
-                if (!recovering && dupAcks >= Math.max(3, (int)(0.75 * connection.cwnd)))
+                if (!recovering && dupAcks >= dupAckRule.threshold(connection.cwnd))
                 {
                     recovering = true;
                     recover = next;
