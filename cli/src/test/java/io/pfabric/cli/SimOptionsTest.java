@@ -4,6 +4,7 @@ import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.sim.DupAckRule;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,20 @@ class SimOptionsTest
         final SimSettings settings = options.settings(options.fabric());
         assertEquals(TransportConfiguration.PAPER, settings.pfabric());
         assertEquals(SimSettings.PAPER_TCP_MIN_RTO_NS, settings.tcpMinRtoNs());
+        assertEquals(DupAckRule.OFF, settings.tcpDupAckRule(), "no fast retransmit, as the paper runs its schemes");
+    }
+
+    @Test
+    void theDupAckThresholdMapsToTheRuleAndRefusesWhatItIsNot()
+    {
+        assertEquals(DupAckRule.SCRIPTS, parse("--dupack-threshold", "scripts").settings(SimFabric.paper())
+            .tcpDupAckRule());
+        assertEquals(new DupAckRule(3, 0), parse("--dupack-threshold", "3").settings(SimFabric.paper())
+            .tcpDupAckRule());
+        final SimOptions bad = parse("--dupack-threshold", "0.75");
+        final IllegalArgumentException ex =
+            assertThrows(IllegalArgumentException.class, () -> bad.settings(SimFabric.paper()));
+        assertTrue(ex.getMessage().startsWith("--dupack-threshold "), ex.getMessage());
     }
 
     @Test
