@@ -157,6 +157,12 @@ final class SimOptions
             "ns-2 scripts); N, after N duplicate ACKs.")
     String dupAckThreshold;
 
+    @Option(names = "--tcp-send-window", defaultValue = "cumulative", paramLabel = "cumulative|sack",
+        description = "TCP's and DCTCP's window outside recovery: cumulative, it ends at the first unacknowledged " +
+            "segment plus cwnd, so a hole stalls the sender (default, ns-2's); sack, SACKed segments leave it and " +
+            "new data goes out past a hole (the simulator's model before).")
+    String tcpSendWindow;
+
     /**
      * The values a preset gives the options left empty.
      *
@@ -253,8 +259,13 @@ final class SimOptions
             throw new IllegalArgumentException("--dctcp-k must be positive");
         }
         final DupAckRule dupAckRule = DupAckRule.parse(dupAckThreshold);
+        if (!"cumulative".equals(tcpSendWindow) && !"sack".equals(tcpSendWindow))
+        {
+            throw new IllegalArgumentException("--tcp-send-window must be cumulative or sack, not '" + tcpSendWindow +
+                "'");
+        }
         return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK)
-            .withTcpDupAckRule(dupAckRule);
+            .withTcpDupAckRule(dupAckRule).withTcpSackOpensWindow("sack".equals(tcpSendWindow));
     }
 
     /**

@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,6 +54,12 @@ class SimOptionsTest
         final IllegalArgumentException ex =
             assertThrows(IllegalArgumentException.class, () -> bad.settings(SimFabric.paper()));
         assertTrue(ex.getMessage().startsWith("--dupack-threshold "), ex.getMessage());
+        assertTrue(parse("--tcp-send-window", "sack").settings(SimFabric.paper()).tcpSackOpensWindow());
+        assertFalse(parse().settings(SimFabric.paper()).tcpSackOpensWindow(), "ns-2's window by default");
+        final SimOptions badWindow = parse("--tcp-send-window", "pipe");
+        final IllegalArgumentException windowEx =
+            assertThrows(IllegalArgumentException.class, () -> badWindow.settings(SimFabric.paper()));
+        assertTrue(windowEx.getMessage().startsWith("--tcp-send-window "), windowEx.getMessage());
     }
 
     @Test

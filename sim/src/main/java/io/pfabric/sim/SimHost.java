@@ -52,6 +52,7 @@ final class SimHost implements PacketIo
             final boolean perFlow =
                 Simulator.Scheme.TCP_PER_FLOW == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
             final SimTcp tcp = new SimTcp(index, dctcp, simulator.tcpMinRtoNs(), simulator.tcpDupAckRule(),
+                simulator.tcpSackOpensWindow(),
                 perFlow ? 0 : SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, this, clock);
             this.endpoint = tcp;
             this.ecnCapable = tcp.ecnCapable();

@@ -14,13 +14,16 @@ import java.util.Locale;
  * the buffer in full packets less one (or B, if larger), its timeout 3 R ({@link TransportConfiguration#forFabric});
  * TCP's and DCTCP's minimum RTO and K keep their ratio to the paper's fabric: 200 us x R / R<sub>paper</sub> and
  * 15 frames x B / B<sub>paper</sub>, at least one frame. On every fabric TCP and DCTCP never fast-retransmit
- * ({@link DupAckRule#OFF}), as the paper runs every scheme under packet spraying.
+ * ({@link DupAckRule#OFF}), as the paper runs every scheme under packet spraying, and their window ends at the first
+ * unacknowledged segment plus cwnd outside recovery, as ns-2's does.
  *
  * @param baseRttNs        the fabric's largest base RTT, R.
  * @param pfabric          pFabric's and LineRate's transport settings.
  * @param tcpMinRtoNs      TCP's and DCTCP's minimum retransmission timeout.
  * @param ecnThresholdLength DCTCP's marking threshold K in bytes.
  * @param tcpDupAckRule    when TCP and DCTCP take duplicate ACKs as a loss, if ever.
+ * @param tcpSackOpensWindow whether TCP's and DCTCP's SACKed segments leave the window outside recovery too (new
+ *                         data goes out past a hole); false for ns-2's window.
  * @param origin           where they come from, for {@link #describe()}.
  */
 public record SimSettings(
@@ -29,6 +32,7 @@ public record SimSettings(
     long tcpMinRtoNs,
     long ecnThresholdLength,
     DupAckRule tcpDupAckRule,
+    boolean tcpSackOpensWindow,
     String origin)
 {
     /**
@@ -64,7 +68,7 @@ public record SimSettings(
     }
 
     /**
-     * Settings with the paper's duplicate-ACK rule for TCP and DCTCP: never a fast retransmit.
+     * Settings with the paper's duplicate-ACK rule for TCP and DCTCP, never a fast retransmit, and ns-2's window.
      *
      * @param baseRttNs          the fabric's largest base RTT, R.
      * @param pfabric            pFabric's and LineRate's transport settings.
@@ -75,7 +79,7 @@ public record SimSettings(
     public SimSettings(final long baseRttNs, final TransportConfiguration pfabric, final long tcpMinRtoNs,
         final long ecnThresholdLength, final String origin)
     {
-        this(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, DupAckRule.OFF, origin);
+        this(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, DupAckRule.OFF, false, origin);
     }
 
     /**
@@ -152,7 +156,7 @@ public record SimSettings(
             0 == timeoutNs ? p.timeoutNs() : timeoutNs, p.probeAfterTimeouts(), p.lineRate(), p.priorityPolicy(),
             p.segmentsPerAck());
         return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule,
-            origin + ", pfabric's overridden");
+            tcpSackOpensWindow, origin + ", pfabric's overridden");
     }
 
     /**
@@ -169,7 +173,8 @@ public record SimSettings(
             return this;
         }
         return new SimSettings(baseRttNs, pfabric, 0 == minRtoNs ? tcpMinRtoNs : minRtoNs,
-            0 == thresholdLength ? ecnThresholdLength : thresholdLength, tcpDupAckRule, origin + ", tcp's overridden");
+            0 == thresholdLength ? ecnThresholdLength : thresholdLength, tcpDupAckRule, tcpSackOpensWindow,
+            origin + ", tcp's overridden");
     }
 
     /**
@@ -184,8 +189,24 @@ public record SimSettings(
         {
             return this;
         }
-        return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, rule,
+        return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, rule, tcpSackOpensWindow,
             origin + ", tcp's duplicate-ACK rule overridden");
+    }
+
+    /**
+     * The same settings with TCP's and DCTCP's window outside recovery given by the user.
+     *
+     * @param sackOpensWindow true if SACKed segments leave the window outside recovery too; false for ns-2's window.
+     * @return the settings.
+     */
+    public SimSettings withTcpSackOpensWindow(final boolean sackOpensWindow)
+    {
+        if (sackOpensWindow == tcpSackOpensWindow)
+        {
+            return this;
+        }
+        return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule, sackOpensWindow,
+            origin + ", tcp's window overridden");
     }
 
     /**
@@ -213,10 +234,12 @@ public record SimSettings(
     public String describe()
     {
         return String.format(Locale.ROOT, "base RTT %.1f us; pfabric: initial window %d packets, cap %d, " +
-            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, %s, dctcp K %,d B, %d " +
+            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, %s, %s, dctcp K %,d B, %d " +
             "persistent connections per pair (%s)",
             baseRttNs / 1e3, pfabric.initialWindowPackets(), pfabric.maxWindowPackets(), pfabric.timeoutNs() / 1e3,
-            pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, tcpDupAckRule.describe(), ecnThresholdLength,
+            pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, tcpDupAckRule.describe(),
+            tcpSackOpensWindow ? "SACKs open the window past a hole" : "window from the first unacknowledged segment",
+            ecnThresholdLength,
             SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, origin);
     }
 }

@@ -129,6 +129,7 @@ public final class Simulator
     private final SimFabric fabric;
     private final long tcpMinRtoNs;
     private final DupAckRule tcpDupAckRule;
+    private final boolean tcpSackOpensWindow;
     private final long ecnThresholdLength;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
@@ -191,7 +192,7 @@ public final class Simulator
         final long seed, final SimControl control, final PacketSizer sizer)
     {
         this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
-            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF);
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false);
     }
 
     /**
@@ -206,15 +207,17 @@ public final class Simulator
     public Simulator(final SimFabric fabric, final Scheme scheme, final SimSettings settings, final long seed)
     {
         this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
-            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), settings.tcpDupAckRule());
+            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), settings.tcpDupAckRule(),
+            settings.tcpSackOpensWindow());
     }
 
     private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
-        final long ecnThresholdLength, final DupAckRule tcpDupAckRule)
+        final long ecnThresholdLength, final DupAckRule tcpDupAckRule, final boolean tcpSackOpensWindow)
     {
         this.tcpMinRtoNs = tcpMinRtoNs;
         this.tcpDupAckRule = tcpDupAckRule;
+        this.tcpSackOpensWindow = tcpSackOpensWindow;
         this.ecnThresholdLength = ecnThresholdLength;
         if ((Scheme.CONTROLLED == scheme) != (null != control))
         {
@@ -350,6 +353,16 @@ public final class Simulator
     DupAckRule tcpDupAckRule()
     {
         return tcpDupAckRule;
+    }
+
+    /**
+     * Whether TCP's and DCTCP's SACKed segments open their window outside recovery in this simulation.
+     *
+     * @return false for ns-2's window, which ends at the first unacknowledged segment plus cwnd.
+     */
+    boolean tcpSackOpensWindow()
+    {
+        return tcpSackOpensWindow;
     }
 
     /**

@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * TCP's duplicate-ACK rule on scripted time ({@link SimTcpPair}, a fresh connection per flow, round trips of 10 us):
  * by default, as the paper runs every scheme under spraying, duplicate ACKs never trigger a retransmission and only
- * the RTO does; {@link DupAckRule#SCRIPTS} and a fixed threshold restore fast retransmit.
+ * the RTO does, and the window ends at the first unacknowledged segment plus cwnd as ns-2's does;
+ * {@link DupAckRule#SCRIPTS} and a fixed threshold restore fast retransmit.
  */
 class SimTcpDupAckTest
 {
@@ -48,13 +49,17 @@ class SimTcpDupAckTest
     {
         final SimTcpPair pair = new SimTcpPair(0);
         final CompletableFuture<FlowRecord> flow = loseTheFirstSegmentAndWaitUntilBeforeTheRto(pair, 20);
-        assertEquals(19, duplicateAcks(pair), "every later segment arrived and was answered with a duplicate ACK");
+        assertEquals(11, duplicateAcks(pair), "every other segment of the initial window was answered with one");
         assertTrue(duplicateAcks(pair) >= DupAckRule.SCRIPTS.threshold(SimTcp.INITIAL_WINDOW),
-            "more than the scripts' threshold would need");
+            "as many as the scripts' threshold would need");
         assertEquals(1, pair.timesSent(0), "no retransmission before the RTO");
-        for (int s = 1; s < 20; s++)
+        for (int s = 1; s < SimTcp.INITIAL_WINDOW; s++)
         {
             assertEquals(1, pair.timesSent(s), "segment " + s + " sent once");
+        }
+        for (int s = SimTcp.INITIAL_WINDOW; s < 20; s++)
+        {
+            assertEquals(0, pair.timesSent(s), "the window ends at the hole plus cwnd: segment " + s + " waits");
         }
         assertFalse(flow.isDone());
 
@@ -65,6 +70,24 @@ class SimTcpDupAckTest
         assertEquals(1, flow.join().timeouts());
         assertEquals(SimTcp.SEGMENT_LENGTH, flow.join().retransmittedBytes(),
             "only the lost segment is sent again: the SACK scoreboard outlives the timeout");
+    }
+
+    @Test
+    void withSacksOpeningTheWindowNewDataGoesOutPastTheHoleButStillOnlyTheRtoRetransmits()
+    {
+        final SimTcpPair pair = new SimTcpPair(0, DupAckRule.OFF, true);
+        final CompletableFuture<FlowRecord> flow = loseTheFirstSegmentAndWaitUntilBeforeTheRto(pair, 20);
+        assertEquals(19, duplicateAcks(pair), "every later segment went out and was answered with a duplicate ACK");
+        assertEquals(1, pair.timesSent(0), "no retransmission before the RTO");
+        for (int s = 1; s < 20; s++)
+        {
+            assertEquals(1, pair.timesSent(s), "segment " + s + " sent once");
+        }
+        assertFalse(flow.isDone());
+        pair.deliverAll(MIN_RTO_NS);
+        assertEquals(2, pair.timesSent(0), "the RTO retransmits the lost segment");
+        pair.runToQuiet(MIN_RTO_NS, 2 * HALF_RTT_NS);
+        assertEquals(1, flow.join().timeouts());
     }
 
     @Test
@@ -119,6 +142,8 @@ class SimTcpDupAckTest
         assertEquals(DupAckRule.OFF, SimSettings.forFabric(SimFabric.paper()).tcpDupAckRule(),
             "the paper's setting is the default");
         assertTrue(SimSettings.forFabric(SimFabric.paper()).describe().contains("no fast retransmit"));
+        assertFalse(SimSettings.forFabric(SimFabric.paper()).tcpSackOpensWindow(), "ns-2's window is the default");
+        assertTrue(SimSettings.forFabric(SimFabric.paper()).withTcpSackOpensWindow(true).tcpSackOpensWindow());
         assertEquals(DupAckRule.SCRIPTS,
             SimSettings.forFabric(SimFabric.paper()).withTcpDupAckRule(DupAckRule.SCRIPTS).tcpDupAckRule());
     }

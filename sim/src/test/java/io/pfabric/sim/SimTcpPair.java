@@ -59,9 +59,14 @@ final class SimTcpPair
 
     SimTcpPair(final int connectionsPerPair, final DupAckRule dupAckRule)
     {
-        source = new SimTcp(SOURCE, false, MIN_RTO_NS, dupAckRule, connectionsPerPair, wire(SOURCE),
-            () -> nowNs[0]);
-        destination = new SimTcp(DESTINATION, false, MIN_RTO_NS, dupAckRule, connectionsPerPair,
+        this(connectionsPerPair, dupAckRule, false);
+    }
+
+    SimTcpPair(final int connectionsPerPair, final DupAckRule dupAckRule, final boolean sackOpensWindow)
+    {
+        source = new SimTcp(SOURCE, false, MIN_RTO_NS, dupAckRule, sackOpensWindow, connectionsPerPair,
+            wire(SOURCE), () -> nowNs[0]);
+        destination = new SimTcp(DESTINATION, false, MIN_RTO_NS, dupAckRule, sackOpensWindow, connectionsPerPair,
             wire(DESTINATION), () -> nowNs[0]);
     }
 
