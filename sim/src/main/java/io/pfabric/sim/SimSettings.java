@@ -234,8 +234,8 @@ public record SimSettings(
     public String describe()
     {
         return String.format(Locale.ROOT, "base RTT %.1f us; pfabric: initial window %d packets, cap %d, " +
-            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, %s, %s, dctcp K %,d B, %d " +
-            "persistent connections per pair (%s)",
+            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, %s, %s, dctcp K %,d B, " +
+            "%d persistent connections per pair (%s)",
             baseRttNs / 1e3, pfabric.initialWindowPackets(), pfabric.maxWindowPackets(), pfabric.timeoutNs() / 1e3,
             pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, tcpDupAckRule.describe(),
             tcpSackOpensWindow ? "SACKs open the window past a hole" : "window from the first unacknowledged segment",

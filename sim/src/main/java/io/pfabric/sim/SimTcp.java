@@ -25,10 +25,10 @@ import java.util.concurrent.CompletableFuture;
  * per-packet spraying, so only the RTO retransmits; the scripts' max(3, 0.75 x cwnd) and a fixed threshold are
  * options), a window that ends at the first unacknowledged segment plus cwnd outside recovery as ns-2's FullTcp's
  * does (SACKed segments beyond a hole do not let more new data out, so a hole stalls the sender until the RTO or a
- * fast retransmit; optionally they do, as in the model before), and DCTCP on top (ECN-capable segments, the receiver echoing each segment's CE mark,
- * alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd multiplied by 1 - alpha/2 in a window that saw
- * marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4 and TCP headers; ACKs, SYNs and SYN-ACKs are
- * 54 bytes, ACKs 4 and 8 more per SACK block.
+ * fast retransmit; optionally they do, as in the model before), and DCTCP on top (ECN-capable segments, the
+ * receiver echoing each segment's CE mark, alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd
+ * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet,
+ * IPv4 and TCP headers; ACKs, SYNs and SYN-ACKs are 54 bytes, ACKs 4 and 8 more per SACK block.
  * <p>
  * Flows run on connections in one of two ways. As the scripts run them (a positive number of connections per pair):
  * each source keeps that many connections to each destination, open from the start (the scripts warm them up before
