@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.sim.DupAckRule;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.common.config.Quantities;
@@ -171,6 +172,18 @@ final class SimOptions
             "B / B(paper) on another).")
     long dctcpK;
 
+    @Option(names = "--dupack-threshold", defaultValue = "off", paramLabel = "off|scripts|N",
+        description = "When TCP and DCTCP fast-retransmit: off, never, only the RTO retransmits (default, the " +
+            "paper's setting under packet spraying); scripts, after max(3, 0.75 cwnd) duplicate ACKs (the released " +
+            "ns-2 scripts); N, after N duplicate ACKs.")
+    String dupAckThreshold;
+
+    @Option(names = "--tcp-send-window", defaultValue = "cumulative", paramLabel = "cumulative|sack",
+        description = "TCP's and DCTCP's window outside recovery: cumulative, it ends at the first unacknowledged " +
+            "segment plus cwnd, so a hole stalls the sender (default, ns-2's); sack, SACKed segments leave it and " +
+            "new data goes out past a hole (the simulator's model before).")
+    String tcpSendWindow;
+
     /**
      * The values a preset gives the options left empty.
      *
@@ -266,7 +279,14 @@ final class SimOptions
         {
             throw new IllegalArgumentException("--dctcp-k must be positive");
         }
+        final DupAckRule dupAckRule = DupAckRule.parse(dupAckThreshold);
+        if (!"cumulative".equals(tcpSendWindow) && !"sack".equals(tcpSendWindow))
+        {
+            throw new IllegalArgumentException("--tcp-send-window must be cumulative or sack, not '" + tcpSendWindow +
+                "'");
+        }
         return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK)
+            .withTcpDupAckRule(dupAckRule).withTcpSackOpensWindow("sack".equals(tcpSendWindow))
             .withPriority(PriorityPolicy.byName("--priority", priority));
     }
 

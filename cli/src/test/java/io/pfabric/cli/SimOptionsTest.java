@@ -4,6 +4,7 @@ import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.sim.DupAckRule;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,7 @@ import picocli.CommandLine;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,6 +40,26 @@ class SimOptionsTest
         final SimSettings settings = options.settings(options.fabric());
         assertEquals(TransportConfiguration.PAPER, settings.pfabric());
         assertEquals(SimSettings.PAPER_TCP_MIN_RTO_NS, settings.tcpMinRtoNs());
+        assertEquals(DupAckRule.OFF, settings.tcpDupAckRule(), "no fast retransmit, as the paper runs its schemes");
+    }
+
+    @Test
+    void theDupAckThresholdMapsToTheRuleAndRefusesWhatItIsNot()
+    {
+        assertEquals(DupAckRule.SCRIPTS, parse("--dupack-threshold", "scripts").settings(SimFabric.paper())
+            .tcpDupAckRule());
+        assertEquals(new DupAckRule(3, 0), parse("--dupack-threshold", "3").settings(SimFabric.paper())
+            .tcpDupAckRule());
+        final SimOptions bad = parse("--dupack-threshold", "0.75");
+        final IllegalArgumentException ex =
+            assertThrows(IllegalArgumentException.class, () -> bad.settings(SimFabric.paper()));
+        assertTrue(ex.getMessage().startsWith("--dupack-threshold "), ex.getMessage());
+        assertTrue(parse("--tcp-send-window", "sack").settings(SimFabric.paper()).tcpSackOpensWindow());
+        assertFalse(parse().settings(SimFabric.paper()).tcpSackOpensWindow(), "ns-2's window by default");
+        final SimOptions badWindow = parse("--tcp-send-window", "pipe");
+        final IllegalArgumentException windowEx =
+            assertThrows(IllegalArgumentException.class, () -> badWindow.settings(SimFabric.paper()));
+        assertTrue(windowEx.getMessage().startsWith("--tcp-send-window "), windowEx.getMessage());
     }
 
     @Test

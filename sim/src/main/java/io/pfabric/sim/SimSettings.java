@@ -14,12 +14,17 @@ import java.util.Locale;
  * RTT and B its bandwidth-delay product at the host rate: pFabric's window is B in full packets (rounded up), its cap
  * the buffer in full packets less one (or B, if larger), its timeout 3 R ({@link TransportConfiguration#forFabric});
  * TCP's and DCTCP's minimum RTO and K keep their ratio to the paper's fabric: 200 us x R / R<sub>paper</sub> and
- * 15 frames x B / B<sub>paper</sub>, at least one frame.
+ * 15 frames x B / B<sub>paper</sub>, at least one frame. On every fabric TCP and DCTCP never fast-retransmit
+ * ({@link DupAckRule#OFF}), as the paper runs every scheme under packet spraying, and their window ends at the first
+ * unacknowledged segment plus cwnd outside recovery, as ns-2's does.
  *
  * @param baseRttNs        the fabric's largest base RTT, R.
  * @param pfabric          pFabric's and LineRate's transport settings.
  * @param tcpMinRtoNs      TCP's and DCTCP's minimum retransmission timeout.
  * @param ecnThresholdLength DCTCP's marking threshold K in bytes.
+ * @param tcpDupAckRule    when TCP and DCTCP take duplicate ACKs as a loss, if ever.
+ * @param tcpSackOpensWindow whether TCP's and DCTCP's SACKed segments leave the window outside recovery too (new
+ *                         data goes out past a hole); false for ns-2's window.
  * @param origin           where they come from, for {@link #describe()}.
  */
 public record SimSettings(
@@ -27,6 +32,8 @@ public record SimSettings(
     TransportConfiguration pfabric,
     long tcpMinRtoNs,
     long ecnThresholdLength,
+    DupAckRule tcpDupAckRule,
+    boolean tcpSackOpensWindow,
     String origin)
 {
     /**
@@ -54,10 +61,26 @@ public record SimSettings(
      */
     public SimSettings
     {
-        if (baseRttNs <= 0 || tcpMinRtoNs <= 0 || ecnThresholdLength <= 0 || null == pfabric || null == origin)
+        if (baseRttNs <= 0 || tcpMinRtoNs <= 0 || ecnThresholdLength <= 0 || null == pfabric || null == origin ||
+            null == tcpDupAckRule)
         {
             throw new IllegalArgumentException("settings need a positive base RTT, minimum RTO and threshold");
         }
+    }
+
+    /**
+     * Settings with the paper's duplicate-ACK rule for TCP and DCTCP, never a fast retransmit, and ns-2's window.
+     *
+     * @param baseRttNs          the fabric's largest base RTT, R.
+     * @param pfabric            pFabric's and LineRate's transport settings.
+     * @param tcpMinRtoNs        TCP's and DCTCP's minimum retransmission timeout.
+     * @param ecnThresholdLength DCTCP's marking threshold K in bytes.
+     * @param origin             where they come from, for {@link #describe()}.
+     */
+    public SimSettings(final long baseRttNs, final TransportConfiguration pfabric, final long tcpMinRtoNs,
+        final long ecnThresholdLength, final String origin)
+    {
+        this(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, DupAckRule.OFF, false, origin);
     }
 
     /**
@@ -133,8 +156,8 @@ public record SimSettings(
         final TransportConfiguration changed = new TransportConfiguration(p.segmentLength(), initial, cap,
             0 == timeoutNs ? p.timeoutNs() : timeoutNs, p.probeAfterTimeouts(), p.lineRate(), p.priorityPolicy(),
             p.segmentsPerAck());
-        return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength,
-            origin + ", pfabric's overridden");
+        return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule,
+            tcpSackOpensWindow, origin + ", pfabric's overridden");
     }
 
     /**
@@ -151,7 +174,40 @@ public record SimSettings(
             return this;
         }
         return new SimSettings(baseRttNs, pfabric, 0 == minRtoNs ? tcpMinRtoNs : minRtoNs,
-            0 == thresholdLength ? ecnThresholdLength : thresholdLength, origin + ", tcp's overridden");
+            0 == thresholdLength ? ecnThresholdLength : thresholdLength, tcpDupAckRule, tcpSackOpensWindow,
+            origin + ", tcp's overridden");
+    }
+
+    /**
+     * The same settings with TCP's and DCTCP's duplicate-ACK rule given by the user.
+     *
+     * @param rule when duplicate ACKs trigger a fast retransmit, or null to keep it.
+     * @return the settings.
+     */
+    public SimSettings withTcpDupAckRule(final DupAckRule rule)
+    {
+        if (null == rule || rule.equals(tcpDupAckRule))
+        {
+            return this;
+        }
+        return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, rule, tcpSackOpensWindow,
+            origin + ", tcp's duplicate-ACK rule overridden");
+    }
+
+    /**
+     * The same settings with TCP's and DCTCP's window outside recovery given by the user.
+     *
+     * @param sackOpensWindow true if SACKed segments leave the window outside recovery too; false for ns-2's window.
+     * @return the settings.
+     */
+    public SimSettings withTcpSackOpensWindow(final boolean sackOpensWindow)
+    {
+        if (sackOpensWindow == tcpSackOpensWindow)
+        {
+            return this;
+        }
+        return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule, sackOpensWindow,
+            origin + ", tcp's window overridden");
     }
 
     /**
@@ -163,7 +219,8 @@ public record SimSettings(
     public SimSettings withPriority(final PriorityPolicy policy)
     {
         return policy == pfabric.priorityPolicy() ? this : new SimSettings(baseRttNs,
-            pfabric.withPriorityPolicy(policy), tcpMinRtoNs, ecnThresholdLength, origin);
+            pfabric.withPriorityPolicy(policy), tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule, tcpSackOpensWindow,
+            origin);
     }
 
     /**
@@ -191,10 +248,12 @@ public record SimSettings(
     public String describe()
     {
         return String.format(Locale.ROOT, "base RTT %.1f us; pfabric: initial window %d packets, cap %d, " +
-            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, dctcp K %,d B, %d " +
-            "persistent connections per pair (%s)",
+            "timeout %.1f us, probe mode after %d timeouts; tcp/dctcp: minimum RTO %.1f us, %s, %s, dctcp K %,d B, " +
+            "%d persistent connections per pair (%s)",
             baseRttNs / 1e3, pfabric.initialWindowPackets(), pfabric.maxWindowPackets(), pfabric.timeoutNs() / 1e3,
-            pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, ecnThresholdLength, SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR,
-            origin);
+            pfabric.probeAfterTimeouts(), tcpMinRtoNs / 1e3, tcpDupAckRule.describe(),
+            tcpSackOpensWindow ? "SACKs open the window past a hole" : "window from the first unacknowledged segment",
+            ecnThresholdLength,
+            SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, origin);
     }
 }

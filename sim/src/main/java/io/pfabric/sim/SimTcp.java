@@ -20,11 +20,15 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The simulator's baselines, modelled in the simulator only: TCP NewReno with SACK as the pFabric paper's ns-2
  * scripts ran it (initial window 12 segments, cap 149, minimum and initial RTO 200 us doubling on each timeout, an ACK
- * per segment, fast retransmit after max(3, 0.75 x cwnd) duplicate ACKs so that per-packet spraying's reordering
- * does not trigger it, the SACK scoreboard kept across a timeout), and DCTCP on top (ECN-capable segments, the
+ * per segment, the SACK scoreboard kept across a timeout) with the paper's rule for duplicate ACKs
+ * ({@link DupAckRule}: by default they never trigger a fast retransmit, as the paper runs every scheme under
+ * per-packet spraying, so only the RTO retransmits; the scripts' max(3, 0.75 x cwnd) and a fixed threshold are
+ * options), a window that ends at the first unacknowledged segment plus cwnd outside recovery as ns-2's FullTcp's
+ * does (SACKed segments beyond a hole do not let more new data out, so a hole stalls the sender until the RTO or a
+ * fast retransmit; optionally they do, as in the model before), and DCTCP on top (ECN-capable segments, the
  * receiver echoing each segment's CE mark, alpha = (1 - g) alpha + g F once per window with g = 1/16, and cwnd
- * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet, IPv4
- * and TCP headers; ACKs, SYNs and SYN-ACKs are 54 bytes, ACKs 4 and 8 more per SACK block.
+ * multiplied by 1 - alpha/2 in a window that saw marks). Segments carry 1460 bytes behind 54 bytes of Ethernet,
+ * IPv4 and TCP headers; ACKs, SYNs and SYN-ACKs are 54 bytes, ACKs 4 and 8 more per SACK block.
  * <p>
  * Flows run on connections in one of two ways. As the scripts run them (a positive number of connections per pair):
  * each source keeps that many connections to each destination, open from the start (the scripts warm them up before
@@ -67,6 +71,8 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private final int localHost;
     private final boolean dctcp;
     private final long minRtoNs;
+    private final DupAckRule dupAckRule;
+    private final boolean sackOpensWindow;
     private final int connectionsPerPair;
     private final Int2ObjectHashMap<ArrayDeque<Connection>> idleByDestination = new Int2ObjectHashMap<>();
     private final PacketIo io;
@@ -89,13 +95,17 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
      * @param localHost          this host's index.
      * @param dctcp              DCTCP rather than TCP.
      * @param minRtoNs           the minimum (and initial) RTO.
+     * @param dupAckRule         when duplicate ACKs trigger a fast retransmit, if ever.
+     * @param sackOpensWindow    whether SACKed segments leave the window outside recovery too, so that new data
+     *                           goes out past a hole; false for ns-2's window, which ends at the first
+     *                           unacknowledged segment plus cwnd.
      * @param connectionsPerPair persistent connections to each destination as the scripts keep them, or 0 for a
      *                           fresh connection per flow.
      * @param io                 the packet I/O.
      * @param clock              the virtual clock.
      */
-    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final int connectionsPerPair,
-        final PacketIo io, final NanoClock clock)
+    SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final DupAckRule dupAckRule,
+        final boolean sackOpensWindow, final int connectionsPerPair, final PacketIo io, final NanoClock clock)
     {
         if (connectionsPerPair < 0)
         {
@@ -104,6 +114,8 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         this.localHost = localHost;
         this.dctcp = dctcp;
         this.minRtoNs = minRtoNs;
+        this.dupAckRule = dupAckRule;
+        this.sackOpensWindow = sackOpensWindow;
         this.connectionsPerPair = connectionsPerPair;
         this.io = io;
         this.clock = clock;
@@ -458,7 +470,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                     {
                         next++;
                     }
-                    if (next >= segments)
+                    if (next >= segments || (!recovering && !sackOpensWindow && next >= una + (int)connection.cwnd))
                     {
                         break;
                     }
@@ -540,7 +552,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
                     windowMarked++;
                 }
                 dupAcks++;
-                if (!recovering && dupAcks >= Math.max(3, (int)(0.75 * connection.cwnd)))
+                if (!recovering && dupAcks >= dupAckRule.threshold(connection.cwnd))
                 {
                     recovering = true;
                     recover = next;

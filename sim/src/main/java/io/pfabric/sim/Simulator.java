@@ -132,6 +132,8 @@ public final class Simulator
 
     private final SimFabric fabric;
     private final long tcpMinRtoNs;
+    private final DupAckRule tcpDupAckRule;
+    private final boolean tcpSackOpensWindow;
     private final long ecnThresholdLength;
     private final EventQueue events = new EventQueue();
     private final SplittableRandom random;
@@ -194,7 +196,7 @@ public final class Simulator
         final long seed, final SimControl control, final PacketSizer sizer)
     {
         this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
-            SimSettings.PAPER_ECN_THRESHOLD_LENGTH);
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false);
     }
 
     /**
@@ -203,20 +205,23 @@ public final class Simulator
      * @param fabric   the fabric; its discipline and buffer apply to every switch port and host NIC.
      * @param scheme   what the hosts run (not {@link Scheme#CONTROLLED}).
      * @param settings pFabric's transport settings (LineRate's, without the window, for {@link Scheme#LINERATE}),
-     *                 TCP's minimum RTO and DCTCP's marking threshold.
+     *                 TCP's minimum RTO and duplicate-ACK rule and DCTCP's marking threshold.
      * @param seed     of the spraying.
      */
     public Simulator(final SimFabric fabric, final Scheme scheme, final SimSettings settings, final long seed)
     {
         this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
-            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength());
+            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), settings.tcpDupAckRule(),
+            settings.tcpSackOpensWindow());
     }
 
     private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
-        final long ecnThresholdLength)
+        final long ecnThresholdLength, final DupAckRule tcpDupAckRule, final boolean tcpSackOpensWindow)
     {
         this.tcpMinRtoNs = tcpMinRtoNs;
+        this.tcpDupAckRule = tcpDupAckRule;
+        this.tcpSackOpensWindow = tcpSackOpensWindow;
         this.ecnThresholdLength = ecnThresholdLength;
         if ((Scheme.CONTROLLED == scheme) != (null != control))
         {
@@ -342,6 +347,26 @@ public final class Simulator
     long tcpMinRtoNs()
     {
         return tcpMinRtoNs;
+    }
+
+    /**
+     * When TCP and DCTCP fast-retransmit in this simulation, if ever.
+     *
+     * @return the rule.
+     */
+    DupAckRule tcpDupAckRule()
+    {
+        return tcpDupAckRule;
+    }
+
+    /**
+     * Whether TCP's and DCTCP's SACKed segments open their window outside recovery in this simulation.
+     *
+     * @return false for ns-2's window, which ends at the first unacknowledged segment plus cwnd.
+     */
+    boolean tcpSackOpensWindow()
+    {
+        return tcpSackOpensWindow;
     }
 
     /**
