@@ -32,7 +32,8 @@ class ForwardingBenchSystemTest
         final int rttSamples = 200;
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(
             List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE), List.of(60),
-            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS));
+            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
+            ForwardingBench.Sink.DROP, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final ForwardingBench.Report report;
         final PrintStream progressStream = new PrintStream(progress, true, StandardCharsets.UTF_8);

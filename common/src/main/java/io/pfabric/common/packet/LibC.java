@@ -49,6 +49,7 @@ final class LibC
     static final int EPERM = 1;
     static final int EACCES = 13;
     static final int ENODEV = 19;
+    static final long SYS_BPF = 321;
 
     static
     {
@@ -96,4 +97,6 @@ final class LibC
     static native int prctl(int option, long argument2, long argument3, long argument4, long argument5);
 
     static native String strerror(int errno);
+
+    static native long syscall(long number, int command, Pointer attributes, int attributesLength);
 }
