@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The forwarding benchmark: a star of two hosts in network namespaces, veth pairs with offloads off, and each target
@@ -44,6 +45,7 @@ public final class ForwardingBench implements AutoCloseable
     private final Topology topology = Topologies.star(2, "", 0, PortSpec.DISCIPLINES.get(0));
     private final BenchFabric resources;
     private final long userHz = ProcStat.userHz();
+    private List<ProcessHandle> softirqThreads;
 
     /**
      * Where the delivered frames end and are counted.
@@ -133,6 +135,8 @@ public final class ForwardingBench implements AutoCloseable
      * @param deliveredPps   frames per second counted by the sink.
      * @param offeredPps     frames per second trafgen sent.
      * @param cpuNsPerFrame  the whole machine's busy CPU time (every core, every process) over the frames delivered.
+     * @param ownCpuNsPerFrame the CPU time of this JVM (switchd's forwarder runs in it), the generator and the
+     *                       kernel's softirq threads ({@link ProcessCpu}) over the frames delivered.
      * @param rttP50Us       median round trip in microseconds; NaN for the generator.
      * @param rttP99Us       99th-percentile round trip in microseconds; NaN for the generator.
      * @param rttLost        round trips without a reply.
@@ -140,7 +144,7 @@ public final class ForwardingBench implements AutoCloseable
      */
     public record ForwardingResult(
         String target, int run, int frameLength, double deliveredPps, double offeredPps, double cpuNsPerFrame,
-        double rttP50Us, double rttP99Us, int rttLost, String loadAverage)
+        double ownCpuNsPerFrame, double rttP50Us, double rttP99Us, int rttLost, String loadAverage)
     {
     }
 
@@ -200,6 +204,8 @@ public final class ForwardingBench implements AutoCloseable
         resources.build(topology, PREFIX);
         try
         {
+            softirqThreads = ProcessCpu.softirqThreads().stream().map(ProcessHandle::of)
+                .flatMap(Optional::stream).toList();
             final List<ForwardingResult> forwarding = new ArrayList<>();
             final List<PacerResult> pacer = new ArrayList<>();
             for (int run = 1; run <= settings.runs(); run++)
@@ -240,12 +246,13 @@ public final class ForwardingBench implements AutoCloseable
                 final ForwardingResult result = new ForwardingResult(kind.label(), run, frameLength, deliveredPps,
                     flood.offered().packetsPerSecSince(flood.offeredBefore()),
                     deliveredFrames > 0 ? flood.cpuMicros() * 1e3 / deliveredFrames : Double.NaN,
+                    deliveredFrames > 0 ? flood.ownCpuMicros() * 1e3 / deliveredFrames : Double.NaN,
                     null == rtt ? Double.NaN : rtt.micros(50), null == rtt ? Double.NaN : rtt.micros(99),
                     null == rtt ? 0 : rtt.lost(), flood.loadAverage());
                 progress.printf("bench forwarding: %-9s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
-                    "%,.0f ns CPU per frame, round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
+                    "%,.0f ns CPU per frame (%,.0f ns ours), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
                     frameLength, result.deliveredPps(), result.offeredPps(), result.cpuNsPerFrame(),
-                    result.rttP50Us(), result.rttP99Us(), result.loadAverage());
+                    result.ownCpuNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());
                 results.add(result);
             }
         }
@@ -282,7 +289,7 @@ public final class ForwardingBench implements AutoCloseable
 
     private record Flood(
         LinkCounters offeredBefore, LinkCounters offered, LinkCounters deliveredBefore, LinkCounters delivered,
-        long cpuMicros, String loadAverage)
+        long cpuMicros, long ownCpuMicros, String loadAverage)
     {
     }
 
@@ -303,6 +310,8 @@ public final class ForwardingBench implements AutoCloseable
             try
             {
                 sleep(settings.warmUp());
+                final List<ProcessHandle> ours = List.of(ProcessHandle.current());
+                final long ownTicksBefore = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads);
                 final ProcStat cpuBefore = ProcStat.read();
                 final long dropsBefore = null != drop ? drop.drops() : 0;
                 final LinkCounters[] before =
@@ -311,6 +320,7 @@ public final class ForwardingBench implements AutoCloseable
                 final LinkCounters[] after =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
                 final ProcStat cpu = ProcStat.read();
+                final long ownTicks = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads) - ownTicksBefore;
                 final LinkCounters offeredBefore = before[0];
                 final LinkCounters deliveredBefore = before[1];
                 final LinkCounters offered = after[0];
@@ -322,7 +332,7 @@ public final class ForwardingBench implements AutoCloseable
                         delivered.packets() - deliveredBefore.packets());
                 }
                 return new Flood(offeredBefore, offered, deliveredBefore, delivered, cpu.microsSince(cpuBefore, userHz),
-                    loadAverage());
+                    ownTicks * 1_000_000L / userHz, loadAverage());
             }
             finally
             {
