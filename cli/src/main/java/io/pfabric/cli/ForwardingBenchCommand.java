@@ -46,7 +46,7 @@ public final class ForwardingBenchCommand implements Callable<Integer>
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default) or csv: run,target,frame_bytes,sink,offered_pps,delivered_pps," +
-            "cpu_ns_per_frame,own_cpu_ns_per_frame,rtt_p50_us,rtt_p99_us,loadavg_1m; the pacer's figures then go to stderr.")
+            "cpu_ns_per_frame,own_cpu_ns_per_frame,forwarder_ns_per_frame,rtt_p50_us,rtt_p99_us,loadavg_1m; the pacer's figures then go to stderr.")
     String format;
 
     @Option(names = "--targets", split = ",", defaultValue = "generator,switchd,bridge,ovs", paramLabel = "LIST",
@@ -163,27 +163,27 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         if (csv)
         {
             out.println("run,target,frame_bytes,sink,offered_pps,delivered_pps,cpu_ns_per_frame,own_cpu_ns_per_frame," +
-                "rtt_p50_us," +
+                "forwarder_ns_per_frame,rtt_p50_us," +
                 "rtt_p99_us,loadavg_1m");
             for (final ForwardingResult result : report.forwarding())
             {
-                out.printf(Locale.ROOT, "%d,%s,%d,%s,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s%n", result.run(), result.target(),
+                out.printf(Locale.ROOT, "%d,%s,%d,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s%n", result.run(), result.target(),
                     result.frameLength(), sink.label(), result.offeredPps(), result.deliveredPps(),
-                    result.cpuNsPerFrame(), result.ownCpuNsPerFrame(), result.rttP50Us(), result.rttP99Us(),
-                    result.loadAverage().split(" ")[0]);
+                    result.cpuNsPerFrame(), result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(),
+                    result.rttP99Us(), result.loadAverage().split(" ")[0]);
             }
             printPacer(System.err, report.pacer());
             return;
         }
-        out.printf(Locale.ROOT, "sink: %s%n%3s %-9s %11s %13s %13s %9s %12s %12s %10s %10s %8s  %s%n", sink.label(),
-            "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
-            "own_ns/frame", "rtt_p50_us", "rtt_p99_us", "rtt_lost", "loadavg");
+        out.printf(Locale.ROOT, "sink: %s%n%3s %-9s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
+            sink.label(), "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
+            "own_ns/frame", "fwd_ns/frame", "rtt_p50_us", "rtt_p99_us", "rtt_lost", "loadavg");
         for (final ForwardingResult result : report.forwarding())
         {
-            out.printf(Locale.ROOT, "%3d %-9s %11d %13.0f %13.0f %9.3f %12.0f %12.0f %10.1f %10.1f %8d  %s%n",
+            out.printf(Locale.ROOT, "%3d %-9s %11d %13.0f %13.0f %9.3f %12.0f %12.0f %12.0f %10.1f %10.1f %8d  %s%n",
                 result.run(), result.target(), result.frameLength(), result.offeredPps(), result.deliveredPps(),
                 result.deliveredPps() / result.offeredPps(), result.cpuNsPerFrame(), result.ownCpuNsPerFrame(),
-                result.rttP50Us(),
+                result.forwarderNsPerFrame(), result.rttP50Us(),
                 result.rttP99Us(), result.rttLost(), result.loadAverage());
         }
         for (final ForwardingResult result : report.forwarding())

@@ -39,6 +39,7 @@ public final class ForwardingBench implements AutoCloseable
 
     private static final int PACER_FRAME_LENGTH = 1500;
     private static final String HOST_INTERFACE = "eth0";
+    private static final String FORWARDER_THREAD = "forwarder";
     private static final Path LOAD_AVERAGE = Path.of("/proc/loadavg");
     private final Settings settings;
     private final PrintStream progress;
@@ -137,6 +138,7 @@ public final class ForwardingBench implements AutoCloseable
      * @param cpuNsPerFrame  the whole machine's busy CPU time (every core, every process) over the frames delivered.
      * @param ownCpuNsPerFrame the CPU time of this JVM (switchd's forwarder runs in it), the generator and the
      *                       kernel's softirq threads ({@link ProcessCpu}) over the frames delivered.
+     * @param forwarderNsPerFrame switchd's forwarder thread's CPU time over the frames delivered; NaN for the others.
      * @param rttP50Us       median round trip in microseconds; NaN for the generator.
      * @param rttP99Us       99th-percentile round trip in microseconds; NaN for the generator.
      * @param rttLost        round trips without a reply.
@@ -144,7 +146,7 @@ public final class ForwardingBench implements AutoCloseable
      */
     public record ForwardingResult(
         String target, int run, int frameLength, double deliveredPps, double offeredPps, double cpuNsPerFrame,
-        double ownCpuNsPerFrame, double rttP50Us, double rttP99Us, int rttLost, String loadAverage)
+        double ownCpuNsPerFrame, double forwarderNsPerFrame, double rttP50Us, double rttP99Us, int rttLost, String loadAverage)
     {
     }
 
@@ -247,12 +249,14 @@ public final class ForwardingBench implements AutoCloseable
                     flood.offered().packetsPerSecSince(flood.offeredBefore()),
                     deliveredFrames > 0 ? flood.cpuMicros() * 1e3 / deliveredFrames : Double.NaN,
                     deliveredFrames > 0 ? flood.ownCpuMicros() * 1e3 / deliveredFrames : Double.NaN,
+                    ForwardingTarget.Kind.SWITCHD == kind && deliveredFrames > 0 ?
+                        (double)flood.forwarderNanos() / deliveredFrames : Double.NaN,
                     null == rtt ? Double.NaN : rtt.micros(50), null == rtt ? Double.NaN : rtt.micros(99),
                     null == rtt ? 0 : rtt.lost(), flood.loadAverage());
                 progress.printf("bench forwarding: %-9s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
-                    "%,.0f ns CPU per frame (%,.0f ns ours), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
+                    "%,.0f ns CPU per frame (%,.0f ns ours, %,.0f ns switchd's forwarder), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
                     frameLength, result.deliveredPps(), result.offeredPps(), result.cpuNsPerFrame(),
-                    result.ownCpuNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());
+                    result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());
                 results.add(result);
             }
         }
@@ -289,7 +293,7 @@ public final class ForwardingBench implements AutoCloseable
 
     private record Flood(
         LinkCounters offeredBefore, LinkCounters offered, LinkCounters deliveredBefore, LinkCounters delivered,
-        long cpuMicros, long ownCpuMicros, String loadAverage)
+        long cpuMicros, long ownCpuMicros, long forwarderNanos, String loadAverage)
     {
     }
 
@@ -313,6 +317,7 @@ public final class ForwardingBench implements AutoCloseable
                 final List<ProcessHandle> ours = List.of(ProcessHandle.current());
                 final long ownTicksBefore = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads);
                 final ProcStat cpuBefore = ProcStat.read();
+                final long forwarderBefore = ProcessCpu.threadNanos(FORWARDER_THREAD);
                 final long dropsBefore = null != drop ? drop.drops() : 0;
                 final LinkCounters[] before =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
@@ -320,6 +325,7 @@ public final class ForwardingBench implements AutoCloseable
                 final LinkCounters[] after =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
                 final ProcStat cpu = ProcStat.read();
+                final long forwarderNanos = ProcessCpu.threadNanos(FORWARDER_THREAD) - forwarderBefore;
                 final long ownTicks = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads) - ownTicksBefore;
                 final LinkCounters offeredBefore = before[0];
                 final LinkCounters deliveredBefore = before[1];
@@ -332,7 +338,7 @@ public final class ForwardingBench implements AutoCloseable
                         delivered.packets() - deliveredBefore.packets());
                 }
                 return new Flood(offeredBefore, offered, deliveredBefore, delivered, cpu.microsSince(cpuBefore, userHz),
-                    ownTicks * 1_000_000L / userHz, loadAverage());
+                    ownTicks * 1_000_000L / userHz, forwarderNanos, loadAverage());
             }
             finally
             {

@@ -1,6 +1,8 @@
 package io.pfabric.bench.forwarding;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -75,6 +77,26 @@ final class ProcessCpu
             for (final ProcessHandle child : root.descendants().toList())
             {
                 sum += ticks(child.pid());
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The CPU time so far of this JVM's threads whose names contain a text, to the nanosecond.
+     *
+     * @param nameContains such as {@code forwarder}.
+     * @return nanoseconds of user and system time; 0 if there is no such thread.
+     */
+    static long threadNanos(final String nameContains)
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (final Thread thread : Thread.getAllStackTraces().keySet())
+        {
+            if (thread.getName().contains(nameContains))
+            {
+                sum += Math.max(0, threads.getThreadCpuTime(thread.threadId()));
             }
         }
         return sum;
