@@ -56,7 +56,8 @@ final class IngressDrop implements AutoCloseable
                 }
                 catch (final PacketSocketException ex)
                 {
-                    throw new CompletionException(new IOException("the drop sink: " + ex.getMessage(), ex));
+                    throw new CompletionException(new IOException("the drop sink: " + ex.getMessage() +
+                        " (the host sink counts at the receiving host instead and needs no XDP)", ex));
                 }
             }, runnable -> new Thread(runnable, "pfabric-xdp-attach").start()).join();
             return new IngressDrop(namespace, interfaceName, program);
