@@ -25,6 +25,7 @@ final class LibC
     static final int PACKET_VERSION = 10;
     static final int PACKET_TX_RING = 13;
     static final int PACKET_LOSS = 14;
+    static final int PACKET_VNET_HDR = 15;
     static final int PACKET_IGNORE_OUTGOING = 23;
     static final int TPACKET_V2 = 1;
     static final int PROT_READ = 1;
