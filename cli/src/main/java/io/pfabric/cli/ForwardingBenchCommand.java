@@ -30,9 +30,10 @@ import java.util.concurrent.Callable;
             "nothing and measures trafgen into its own veth pair. For each frame length it measures the round trip of " +
             "a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99), then floods with trafgen from one host, " +
             "pinned to CPU 0, and reports the frames per second offered and delivered, and the whole machine's CPU " +
-            "time (/proc/stat) per delivered frame. The sink (--sink drop, the default) is an XDP program that drops " +
-            "every frame at the receiving interface and counts it, so no target pays for the receiving host's " +
-            "stack; --sink host counts what the receiving host's interface takes up its stack instead. Then it " +
+            "time (/proc/stat) per delivered frame. The sink (--sink tc, the default) is a tc ingress BPF program that " +
+            "drops every frame at the receiving interface, so no target pays for the receiving host's stack; " +
+            "--sink xdp drops with an XDP program instead, and --sink host lets the receiving host take every frame " +
+            "up its stack. Then it " +
             "paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames above it, and reports the " +
             "rate measured at the sink (frames plus 24 bytes of FCS, preamble and gap) against the configured one.",
         "Frame lengths are Ethernet frames without FCS (a 60-byte frame is a minimum-size, 64-byte frame on the " +
@@ -66,9 +67,9 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         description = "Seconds of flooding measured per point, after 1 s of warm-up (default: 10, or 2 with --quick).")
     Integer seconds;
 
-    @Option(names = "--sink", defaultValue = "drop", paramLabel = "drop|host",
-        description = "Where delivered frames end: drop (an XDP drop at the receiving interface, the default) or " +
-            "host (the receiving host's stack).")
+    @Option(names = "--sink", defaultValue = "tc", paramLabel = "tc|xdp|host",
+        description = "Where delivered frames end: tc (a tc ingress drop at the receiving interface, the default), " +
+            "xdp (an XDP drop there) or host (the receiving host's stack).")
     String sink;
 
     @Option(names = "--runs", defaultValue = "1", paramLabel = "N",

@@ -25,9 +25,9 @@ import java.util.Optional;
  * and the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd alone with its egress paced
  * at each configured rate, 1500-byte frames offered above that rate, and the rate measured at the receiver.
  * <p>
- * The sink is an XDP program that drops every frame at the receiving interface ({@link Sink#DROP}, the default), so
- * no target pays for the receiving host's stack, or the host itself ({@link Sink#HOST}), whose receive count is then
- * the measurement. The {@code generator} target forwards nothing: trafgen sends into its veth and the sink is on the
+ * The sink is a tc ingress program that drops every frame at the receiving interface ({@link Sink#TC}, the default),
+ * or an XDP program there ({@link Sink#XDP}), so no target pays for the receiving host's stack, or the host itself
+ * ({@link Sink#HOST}); the receiving interface's receive count is the measurement. The {@code generator} target forwards nothing: trafgen sends into its veth and the sink is on the
  * peer, which gives the generator's own ceiling.
  */
 public final class ForwardingBench implements AutoCloseable
@@ -54,9 +54,14 @@ public final class ForwardingBench implements AutoCloseable
     public enum Sink
     {
         /**
-         * An XDP program drops every frame at the receiving interface; its drop count is the measurement.
+         * A tc ingress program drops every frame at the receiving interface, before IP.
          */
-        DROP("drop"),
+        TC("tc"),
+
+        /**
+         * An XDP program drops every frame at the receiving interface, before the kernel's stack.
+         */
+        XDP("xdp"),
 
         /**
          * The receiving host takes every frame up its stack (a UDP port nobody listens on); the interface's receive
@@ -84,7 +89,7 @@ public final class ForwardingBench implements AutoCloseable
         /**
          * The sink of a name.
          *
-         * @param label drop or host.
+         * @param label tc, xdp or host.
          * @return the sink.
          * @throws IllegalArgumentException for another name.
          */
@@ -97,7 +102,7 @@ public final class ForwardingBench implements AutoCloseable
                     return sink;
                 }
             }
-            throw new IllegalArgumentException("unknown sink '" + label + "'; use drop or host");
+            throw new IllegalArgumentException("unknown sink '" + label + "'; use tc, xdp or host");
         }
     }
 
@@ -306,8 +311,8 @@ public final class ForwardingBench implements AutoCloseable
         final String fromNamespace = namespace(from);
         final String sinkNamespace = generator ? fabric().namespace(from.switchName()) : namespace(to);
         final String sinkInterface = generator ? switchInterface(from) : HOST_INTERFACE;
-        final IngressDrop drop = Sink.DROP == settings.sink() ?
-            track(IngressDrop.install(sinkNamespace, sinkInterface)) : null;
+        final IngressDrop drop = Sink.HOST != settings.sink() ?
+            track(IngressDrop.install(sinkNamespace, sinkInterface, Sink.XDP == settings.sink())) : null;
         try
         {
             final Trafgen trafgen = track(Trafgen.start(fromNamespace, HOST_INTERFACE, frame));
@@ -318,7 +323,7 @@ public final class ForwardingBench implements AutoCloseable
                 final long ownTicksBefore = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads);
                 final ProcStat cpuBefore = ProcStat.read();
                 final long forwarderBefore = ProcessCpu.threadNanos(FORWARDER_THREAD);
-                final long dropsBefore = null != drop ? drop.drops() : 0;
+                final long dropsBefore = null != drop && drop.countsDrops() ? drop.drops() : 0;
                 final LinkCounters[] before =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
                 sleep(settings.measurement());
@@ -331,7 +336,7 @@ public final class ForwardingBench implements AutoCloseable
                 final LinkCounters deliveredBefore = before[1];
                 final LinkCounters offered = after[0];
                 final LinkCounters delivered = after[1];
-                if (null != drop)
+                if (null != drop && drop.countsDrops())
                 {
                     progress.printf("bench forwarding: the sink dropped %,d frames and received %,d in the " +
                         "measured interval (read at slightly different times)%n", drop.drops() - dropsBefore,

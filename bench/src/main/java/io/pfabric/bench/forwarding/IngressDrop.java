@@ -12,9 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A sink that drops every frame at a veth interface's ingress with an XDP program ({@link XdpDrop}, native mode), so
- * a frame is counted and freed before the kernel builds a socket buffer for it or runs any of its IP stack. The
- * interface's receive count ({@code /proc/net/dev}, read in-process by {@link LinkCounters}) is the measurement: a veth
+ * A sink that drops every frame at a veth interface's ingress with a BPF program ({@link XdpDrop}): a tc (tcx)
+ * ingress program, which frees the socket buffer before IP sees it, or an XDP program in native mode, which runs
+ * earlier but on a veth first copies the frame into a page with XDP's headroom. The interface's receive count ({@code /proc/net/dev}, read in-process by {@link LinkCounters}) is the measurement: a veth
  * with an XDP program counts there each frame the program saw, so with a program that drops everything it equals the
  * interface's count of XDP drops ({@code ethtool -S}, {@code rx_queue_N_xdp_drops}), which {@link #drops()} reads
  * to check. The drop count itself is read by running ethtool, whose start-up time would skew a rate. Whatever forwards into the interface then pays only for handing the frame over, not for the receiving
@@ -27,9 +27,11 @@ final class IngressDrop implements AutoCloseable
     private final String namespace;
     private final String interfaceName;
     private final XdpDrop program;
+    private final boolean xdp;
 
-    private IngressDrop(final String namespace, final String interfaceName, final XdpDrop program)
+    private IngressDrop(final String namespace, final String interfaceName, final XdpDrop program, final boolean xdp)
     {
+        this.xdp = xdp;
         this.namespace = namespace;
         this.interfaceName = interfaceName;
         this.program = program;
@@ -43,7 +45,8 @@ final class IngressDrop implements AutoCloseable
      * @return the sink; close it to detach the program.
      * @throws IOException if the program cannot be attached.
      */
-    static IngressDrop install(final String namespace, final String interfaceName) throws IOException
+    static IngressDrop install(final String namespace, final String interfaceName, final boolean xdp)
+        throws IOException
     {
         try
         {
@@ -52,7 +55,7 @@ final class IngressDrop implements AutoCloseable
                 try
                 {
                     NetworkNamespace.enterOnCurrentThread(namespace);
-                    return XdpDrop.attach(interfaceName);
+                    return xdp ? XdpDrop.attach(interfaceName) : XdpDrop.attachTc(interfaceName);
                 }
                 catch (final PacketSocketException ex)
                 {
@@ -60,7 +63,7 @@ final class IngressDrop implements AutoCloseable
                         " (the host sink counts at the receiving host instead and needs no XDP)", ex));
                 }
             }, runnable -> new Thread(runnable, "pfabric-xdp-attach").start()).join();
-            return new IngressDrop(namespace, interfaceName, program);
+            return new IngressDrop(namespace, interfaceName, program, xdp);
         }
         catch (final CompletionException ex)
         {
@@ -84,7 +87,17 @@ final class IngressDrop implements AutoCloseable
     }
 
     /**
-     * Frames the program dropped so far, as the interface counts them.
+     * Whether the program is XDP's, whose drops the interface counts ({@link #drops()}).
+     *
+     * @return true for XDP, false for tc.
+     */
+    boolean countsDrops()
+    {
+        return xdp;
+    }
+
+    /**
+     * Frames the XDP program dropped so far, as the interface counts them.
      *
      * @return the count.
      * @throws IOException if ethtool fails or prints no count.

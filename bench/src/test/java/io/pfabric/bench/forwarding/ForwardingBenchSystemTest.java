@@ -34,7 +34,7 @@ class ForwardingBenchSystemTest
             List.of(ForwardingTarget.Kind.GENERATOR, ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE),
             List.of(60),
             Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
-            ForwardingBench.Sink.DROP, 1);
+            ForwardingBench.Sink.TC, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final ForwardingBench.Report report;
         final PrintStream progressStream = new PrintStream(progress, true, StandardCharsets.UTF_8);
