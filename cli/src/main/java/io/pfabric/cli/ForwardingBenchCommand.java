@@ -26,12 +26,16 @@ import java.util.concurrent.Callable;
     description = {
         "Builds two hosts and a switch in network namespaces (prefix '" + ForwardingBench.PREFIX + "'), veth pairs " +
             "with offloads off, and runs each target in turn between the hosts, unpaced: switchd on raw-socket " +
-            "ports, a kernel bridge, and Open vSwitch with its userspace (netdev) datapath. For each frame length " +
-            "it measures the round trip of a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99) and the " +
-            "frames per second delivered to the receiving host's interface while trafgen floods from the other " +
-            "host, pinned to CPU 0. Then it paces switchd's egress at each --pacer-rates rate, offers 1500-byte " +
-            "frames above it, and reports the rate measured at the receiver (frames plus 24 bytes of FCS, preamble " +
-            "and gap) against the configured one.",
+            "ports, a kernel bridge, and Open vSwitch with its userspace (netdev) datapath; 'generator' forwards " +
+            "nothing and measures trafgen into its own veth pair. For each frame length it measures the round trip of " +
+            "a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99), then floods with trafgen from one host, " +
+            "pinned to CPU 0, and reports the frames per second offered and delivered, and the whole machine's CPU " +
+            "time (/proc/stat) per delivered frame. The sink (--sink tc, the default) is a tc ingress BPF program that " +
+            "drops every frame at the receiving interface, so no target pays for the receiving host's stack; " +
+            "--sink xdp drops with an XDP program instead, and --sink host lets the receiving host take every frame " +
+            "up its stack. Then it " +
+            "paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames above it, and reports the " +
+            "rate measured at the sink (frames plus 24 bytes of FCS, preamble and gap) against the configured one.",
         "Frame lengths are Ethernet frames without FCS (a 60-byte frame is a minimum-size, 64-byte frame on the " +
             "wire). Needs root, trafgen (Debian: netsniff-ng) and, for ovs, openvswitch-switch. Progress goes to " +
             "stderr, the results to stdout; the namespaces are removed at the end, on Ctrl-C, and at the next start " +
@@ -42,12 +46,13 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     boolean quick;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
-        description = "table (default) or csv: target,frame_bytes,pps,rtt_p50_us,rtt_p99_us; the pacer's figures " +
-            "then go to stderr.")
+        description = "table (default) or csv: run,target,frame_bytes,sink,offered_pps,delivered_pps," +
+            "cpu_ns_per_frame,own_cpu_ns_per_frame,forwarder_ns_per_frame,rtt_p50_us,rtt_p99_us,loadavg_1m; the pacer's figures then go to stderr.")
     String format;
 
-    @Option(names = "--targets", split = ",", defaultValue = "switchd,bridge,ovs", paramLabel = "LIST",
-        description = "Comma-separated: switchd, bridge, ovs (default: ${DEFAULT-VALUE}); 'none' for only the pacer.")
+    @Option(names = "--targets", split = ",", defaultValue = "generator,switchd,bridge,ovs", paramLabel = "LIST",
+        description = "Comma-separated: generator, switchd, bridge, ovs (default: ${DEFAULT-VALUE}); 'none' for " +
+            "only the pacer.")
     List<String> targets;
 
     @Option(names = "--frame-lengths", split = ",", defaultValue = "60,1500", paramLabel = "BYTES",
@@ -62,6 +67,15 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         description = "Seconds of flooding measured per point, after 1 s of warm-up (default: 10, or 2 with --quick).")
     Integer seconds;
 
+    @Option(names = "--sink", defaultValue = "tc", paramLabel = "tc|xdp|host",
+        description = "Where delivered frames end: tc (a tc ingress drop at the receiving interface, the default), " +
+            "xdp (an XDP drop there) or host (the receiving host's stack).")
+    String sink;
+
+    @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
+        description = "Measure every target, frame length and pacer rate N times, in turn (default: ${DEFAULT-VALUE}).")
+    int runs;
+
     /**
      * {@inheritDoc}
      */
@@ -73,7 +87,14 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             for (final String target : targets)
             {
-                kinds.add(ForwardingTarget.Kind.byLabel(target));
+                try
+                {
+                    kinds.add(ForwardingTarget.Kind.byLabel(target));
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    throw new IllegalArgumentException("--targets: " + ex.getMessage(), ex);
+                }
             }
         }
         for (final int frameLength : frameLengths)
@@ -101,12 +122,26 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--seconds must be 1 to 600, not " + measuredSeconds);
         }
+        if (runs < 1 || runs > 100)
+        {
+            throw new IllegalArgumentException("--runs must be 1 to 100, not " + runs);
+        }
+        final ForwardingBench.Sink sinkKind;
+        try
+        {
+            sinkKind = ForwardingBench.Sink.byLabel(sink);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--sink: " + ex.getMessage(), ex);
+        }
         if (!"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(kinds, frameLengths,
-            Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates);
+            Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, sinkKind,
+            runs);
         final ForwardingBench bench = new ForwardingBench(settings, System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
@@ -119,31 +154,38 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             Runtime.getRuntime().removeShutdownHook(onInterrupt);
         }
-        print(report, csv);
+        print(report, sinkKind, csv);
         return 0;
     }
 
-    private static void print(final ForwardingBench.Report report, final boolean csv)
+    private static void print(final ForwardingBench.Report report, final ForwardingBench.Sink sink, final boolean csv)
     {
         final PrintStream out = System.out;
         if (csv)
         {
-            out.println("target,frame_bytes,pps,rtt_p50_us,rtt_p99_us");
+            out.println("run,target,frame_bytes,sink,offered_pps,delivered_pps,cpu_ns_per_frame,own_cpu_ns_per_frame," +
+                "forwarder_ns_per_frame,rtt_p50_us," +
+                "rtt_p99_us,loadavg_1m");
             for (final ForwardingResult result : report.forwarding())
             {
-                out.printf(Locale.ROOT, "%s,%d,%.0f,%.1f,%.1f%n", result.target(), result.frameLength(),
-                    result.deliveredPps(), result.rttP50Us(), result.rttP99Us());
+                out.printf(Locale.ROOT, "%d,%s,%d,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s%n", result.run(), result.target(),
+                    result.frameLength(), sink.label(), result.offeredPps(), result.deliveredPps(),
+                    result.cpuNsPerFrame(), result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(),
+                    result.rttP99Us(), result.loadAverage().split(" ")[0]);
             }
             printPacer(System.err, report.pacer());
             return;
         }
-        out.printf(Locale.ROOT, "%-8s %11s %14s %14s %12s %12s %9s%n", "target", "frame_bytes", "delivered_pps",
-            "offered_pps", "rtt_p50_us", "rtt_p99_us", "rtt_lost");
+        out.printf(Locale.ROOT, "sink: %s%n%3s %-9s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
+            sink.label(), "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
+            "own_ns/frame", "fwd_ns/frame", "rtt_p50_us", "rtt_p99_us", "rtt_lost", "loadavg");
         for (final ForwardingResult result : report.forwarding())
         {
-            out.printf(Locale.ROOT, "%-8s %11d %14.0f %14.0f %12.1f %12.1f %9d%n", result.target(),
-                result.frameLength(), result.deliveredPps(), result.offeredPps(), result.rttP50Us(),
-                result.rttP99Us(), result.rttLost());
+            out.printf(Locale.ROOT, "%3d %-9s %11d %13.0f %13.0f %9.3f %12.0f %12.0f %12.0f %10.1f %10.1f %8d  %s%n",
+                result.run(), result.target(), result.frameLength(), result.offeredPps(), result.deliveredPps(),
+                result.deliveredPps() / result.offeredPps(), result.cpuNsPerFrame(), result.ownCpuNsPerFrame(),
+                result.forwarderNsPerFrame(), result.rttP50Us(),
+                result.rttP99Us(), result.rttLost(), result.loadAverage());
         }
         for (final ForwardingResult result : report.forwarding())
         {
@@ -151,10 +193,13 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             {
                 for (final ForwardingResult other : report.forwarding())
                 {
-                    if (!"switchd".equals(other.target()) && other.frameLength() == result.frameLength())
+                    if (!"switchd".equals(other.target()) && other.frameLength() == result.frameLength() &&
+                        other.run() == result.run())
                     {
-                        out.printf(Locale.ROOT, "switchd delivers %.2fx the pps of %s at %d bytes%n",
-                            result.deliveredPps() / other.deliveredPps(), other.target(), result.frameLength());
+                        out.printf(Locale.ROOT, "run %d, %d bytes: switchd delivers %.2fx the frames per second of " +
+                            "%s at %.2fx its own CPU per frame%n", result.run(), result.frameLength(),
+                            result.deliveredPps() / other.deliveredPps(), other.target(),
+                            result.ownCpuNsPerFrame() / other.ownCpuNsPerFrame());
                     }
                 }
             }
@@ -168,11 +213,12 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             return;
         }
-        out.printf(Locale.ROOT, "%n%-16s %16s %10s %16s%n", "configured_bps", "measured_bps", "ratio", "offered_bps");
+        out.printf(Locale.ROOT, "%n%3s %-16s %16s %10s %16s  %s%n", "run", "configured_bps", "measured_bps", "ratio",
+            "offered_bps", "loadavg");
         for (final PacerResult result : results)
         {
-            out.printf(Locale.ROOT, "%-16d %16.0f %10.4f %16.0f%n", result.configuredBps(), result.measuredBps(),
-                result.ratio(), result.offeredBps());
+            out.printf(Locale.ROOT, "%3d %-16d %16.0f %10.4f %16.0f  %s%n", result.run(), result.configuredBps(),
+                result.measuredBps(), result.ratio(), result.offeredBps(), result.loadAverage());
         }
     }
 }

@@ -5,20 +5,30 @@ import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.bench.netns.BenchFabric;
+import io.pfabric.bench.transport.ProcStat;
+import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.testbed.NetnsFabric;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The forwarding benchmark: a star of two hosts in network namespaces, veth pairs with offloads off, and each target
- * in turn forwarding between them. For each target and frame length: the frames per second delivered to the
- * receiving host's interface while trafgen floods from the other host, and the round-trip time of a UDP ping-pong on
- * the otherwise idle fabric. Then switchd alone with its egress paced at each configured rate, 1500-byte frames
- * offered above that rate, and the rate measured at the receiver.
+ * in turn forwarding between them. For each target and frame length: the frames per second trafgen offered and the
+ * frames per second delivered to the receiving host's interface, the whole machine's CPU time per delivered frame,
+ * and the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd alone with its egress paced
+ * at each configured rate, 1500-byte frames offered above that rate, and the rate measured at the receiver.
+ * <p>
+ * The sink is a tc ingress program that drops every frame at the receiving interface ({@link Sink#TC}, the default),
+ * or an XDP program there ({@link Sink#XDP}), so no target pays for the receiving host's stack, or the host itself
+ * ({@link Sink#HOST}); the receiving interface's receive count is the measurement. The {@code generator} target forwards nothing: trafgen sends into its veth and the sink is on the
+ * peer, which gives the generator's own ceiling.
  */
 public final class ForwardingBench implements AutoCloseable
 {
@@ -29,10 +39,72 @@ public final class ForwardingBench implements AutoCloseable
 
     private static final int PACER_FRAME_LENGTH = 1500;
     private static final String HOST_INTERFACE = "eth0";
+    private static final String FORWARDER_THREAD = "forwarder";
+    private static final Path LOAD_AVERAGE = Path.of("/proc/loadavg");
     private final Settings settings;
     private final PrintStream progress;
     private final Topology topology = Topologies.star(2, "", 0, PortSpec.DISCIPLINES.get(0));
     private final BenchFabric resources;
+    private final long userHz = ProcStat.userHz();
+    private List<ProcessHandle> softirqThreads;
+
+    /**
+     * Where the delivered frames end and are counted.
+     */
+    public enum Sink
+    {
+        /**
+         * A tc ingress program drops every frame at the receiving interface, before IP.
+         */
+        TC("tc"),
+
+        /**
+         * An XDP program drops every frame at the receiving interface, before the kernel's stack.
+         */
+        XDP("xdp"),
+
+        /**
+         * The receiving host takes every frame up its stack (a UDP port nobody listens on); the interface's receive
+         * count is the measurement.
+         */
+        HOST("host");
+
+        private final String label;
+
+        Sink(final String label)
+        {
+            this.label = label;
+        }
+
+        /**
+         * The name on the command line and in the results.
+         *
+         * @return the name.
+         */
+        public String label()
+        {
+            return label;
+        }
+
+        /**
+         * The sink of a name.
+         *
+         * @param label tc, xdp or host.
+         * @return the sink.
+         * @throws IllegalArgumentException for another name.
+         */
+        public static Sink byLabel(final String label)
+        {
+            for (final Sink sink : values())
+            {
+                if (sink.label.equals(label))
+                {
+                    return sink;
+                }
+            }
+            throw new IllegalArgumentException("unknown sink '" + label + "'; use tc, xdp or host");
+        }
+    }
 
     /**
      * What to run.
@@ -44,6 +116,8 @@ public final class ForwardingBench implements AutoCloseable
      * @param rttWarmUps     round trips before recording.
      * @param rttSamples     round trips recorded per target and frame length.
      * @param pacerRatesBps  configured egress rates whose accuracy is measured; may be empty.
+     * @param sink           where delivered frames are counted.
+     * @param runs           times every target, frame length and pacer rate is measured, in turn.
      */
     public record Settings(
         List<ForwardingTarget.Kind> targets,
@@ -52,24 +126,32 @@ public final class ForwardingBench implements AutoCloseable
         Duration measurement,
         int rttWarmUps,
         int rttSamples,
-        List<Long> pacerRatesBps)
+        List<Long> pacerRatesBps,
+        Sink sink,
+        int runs)
     {
     }
 
     /**
      * Forwarding through one target at one frame length.
      *
-     * @param target      switchd, bridge or ovs.
-     * @param frameLength bytes without FCS.
-     * @param deliveredPps frames per second arriving at the receiving host.
-     * @param offeredPps  frames per second trafgen sent.
-     * @param rttP50Us    median round trip in microseconds.
-     * @param rttP99Us    99th-percentile round trip in microseconds.
-     * @param rttLost     round trips without a reply.
+     * @param target         generator, switchd, bridge or ovs.
+     * @param run            which of the runs, from 1.
+     * @param frameLength    bytes without FCS.
+     * @param deliveredPps   frames per second counted by the sink.
+     * @param offeredPps     frames per second trafgen sent.
+     * @param cpuNsPerFrame  the whole machine's busy CPU time (every core, every process) over the frames delivered.
+     * @param ownCpuNsPerFrame the CPU time of this JVM (switchd's forwarder runs in it), the generator and the
+     *                       kernel's softirq threads ({@link ProcessCpu}) over the frames delivered.
+     * @param forwarderNsPerFrame switchd's forwarder thread's CPU time over the frames delivered; NaN for the others.
+     * @param rttP50Us       median round trip in microseconds; NaN for the generator.
+     * @param rttP99Us       99th-percentile round trip in microseconds; NaN for the generator.
+     * @param rttLost        round trips without a reply.
+     * @param loadAverage    the first three fields of {@code /proc/loadavg} at the end of the measurement.
      */
     public record ForwardingResult(
-        String target, int frameLength, double deliveredPps, double offeredPps, double rttP50Us, double rttP99Us,
-        int rttLost)
+        String target, int run, int frameLength, double deliveredPps, double offeredPps, double cpuNsPerFrame,
+        double ownCpuNsPerFrame, double forwarderNsPerFrame, double rttP50Us, double rttP99Us, int rttLost, String loadAverage)
     {
     }
 
@@ -77,10 +159,12 @@ public final class ForwardingBench implements AutoCloseable
      * The paced egress at one configured rate.
      *
      * @param configuredBps the port's line rate.
+     * @param run           which of the runs, from 1.
      * @param measuredBps   rate arriving at the receiver, each frame counted with 24 bytes of FCS, preamble and gap.
      * @param offeredBps    rate trafgen sent, counted the same way.
+     * @param loadAverage   the first three fields of {@code /proc/loadavg} at the end of the measurement.
      */
-    public record PacerResult(long configuredBps, double measuredBps, double offeredBps)
+    public record PacerResult(long configuredBps, int run, double measuredBps, double offeredBps, String loadAverage)
     {
         /**
          * Measured over configured.
@@ -96,8 +180,8 @@ public final class ForwardingBench implements AutoCloseable
     /**
      * All results of a run.
      *
-     * @param forwarding per target and frame length.
-     * @param pacer      per configured rate.
+     * @param forwarding per run, target and frame length.
+     * @param pacer      per run and configured rate.
      */
     public record Report(List<ForwardingResult> forwarding, List<PacerResult> pacer)
     {
@@ -127,15 +211,20 @@ public final class ForwardingBench implements AutoCloseable
         resources.build(topology, PREFIX);
         try
         {
+            softirqThreads = ProcessCpu.softirqThreads().stream().map(ProcessHandle::of)
+                .flatMap(Optional::stream).toList();
             final List<ForwardingResult> forwarding = new ArrayList<>();
-            for (final ForwardingTarget.Kind kind : settings.targets())
-            {
-                forwarding.addAll(measureTarget(kind));
-            }
             final List<PacerResult> pacer = new ArrayList<>();
-            for (final long rateBps : settings.pacerRatesBps())
+            for (int run = 1; run <= settings.runs(); run++)
             {
-                pacer.add(measurePacer(rateBps));
+                for (final ForwardingTarget.Kind kind : settings.targets())
+                {
+                    forwarding.addAll(measureTarget(kind, run));
+                }
+                for (final long rateBps : settings.pacerRatesBps())
+                {
+                    pacer.add(measurePacer(rateBps, run));
+                }
             }
             return new Report(forwarding, pacer);
         }
@@ -145,25 +234,34 @@ public final class ForwardingBench implements AutoCloseable
         }
     }
 
-    private List<ForwardingResult> measureTarget(final ForwardingTarget.Kind kind) throws IOException
+    private List<ForwardingResult> measureTarget(final ForwardingTarget.Kind kind, final int run) throws IOException
     {
-        progress.printf("bench forwarding: starting %s%n", kind.label());
+        progress.printf("bench forwarding: run %d, starting %s%n", run, kind.label());
+        final boolean generator = ForwardingTarget.Kind.GENERATOR == kind;
         final List<ForwardingResult> results = new ArrayList<>();
         final ForwardingTarget target = track(ForwardingTarget.start(kind, fabric(), 0));
         try
         {
             for (final int frameLength : settings.frameLengths())
             {
-                final UdpPingPong.Result rtt = UdpPingPong.run(namespace(sender()), namespace(receiver()),
-                    receiver().ipText(), frameLength, settings.rttWarmUps(), settings.rttSamples());
-                final Flood flood = flood(frameLength);
-                final ForwardingResult result = new ForwardingResult(kind.label(), frameLength,
-                    flood.delivered().packetsPerSecSince(flood.deliveredBefore()),
+                final UdpPingPong.Result rtt = generator ? null : UdpPingPong.run(namespace(sender()),
+                    namespace(receiver()), receiver().ipText(), frameLength, settings.rttWarmUps(),
+                    settings.rttSamples());
+                final Flood flood = flood(frameLength, generator);
+                final double deliveredPps = flood.delivered().packetsPerSecSince(flood.deliveredBefore());
+                final long deliveredFrames = flood.delivered().packets() - flood.deliveredBefore().packets();
+                final ForwardingResult result = new ForwardingResult(kind.label(), run, frameLength, deliveredPps,
                     flood.offered().packetsPerSecSince(flood.offeredBefore()),
-                    rtt.micros(50), rtt.micros(99), rtt.lost());
-                progress.printf("bench forwarding: %-7s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
-                    "round trip p50 %.1f us p99 %.1f us%n", kind.label(), frameLength, result.deliveredPps(),
-                    result.offeredPps(), result.rttP50Us(), result.rttP99Us());
+                    deliveredFrames > 0 ? flood.cpuMicros() * 1e3 / deliveredFrames : Double.NaN,
+                    deliveredFrames > 0 ? flood.ownCpuMicros() * 1e3 / deliveredFrames : Double.NaN,
+                    ForwardingTarget.Kind.SWITCHD == kind && deliveredFrames > 0 ?
+                        (double)flood.forwarderNanos() / deliveredFrames : Double.NaN,
+                    null == rtt ? Double.NaN : rtt.micros(50), null == rtt ? Double.NaN : rtt.micros(99),
+                    null == rtt ? 0 : rtt.lost(), flood.loadAverage());
+                progress.printf("bench forwarding: %-9s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
+                    "%,.0f ns CPU per frame (%,.0f ns ours, %,.0f ns switchd's forwarder), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
+                    frameLength, result.deliveredPps(), result.offeredPps(), result.cpuNsPerFrame(),
+                    result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());
                 results.add(result);
             }
         }
@@ -174,21 +272,22 @@ public final class ForwardingBench implements AutoCloseable
         return results;
     }
 
-    private PacerResult measurePacer(final long rateBps) throws IOException
+    private PacerResult measurePacer(final long rateBps, final int run) throws IOException
     {
-        progress.printf("bench forwarding: switchd paced at %,d b/s%n", rateBps);
+        progress.printf("bench forwarding: run %d, switchd paced at %,d b/s%n", run, rateBps);
         final ForwardingTarget target =
             track(ForwardingTarget.start(ForwardingTarget.Kind.SWITCHD, fabric(), rateBps));
         try
         {
             UdpPingPong.run(namespace(sender()), namespace(receiver()), receiver().ipText(), PACER_FRAME_LENGTH,
                 settings.rttWarmUps(), 0);
-            final Flood flood = flood(PACER_FRAME_LENGTH);
-            final PacerResult result = new PacerResult(rateBps,
+            final Flood flood = flood(PACER_FRAME_LENGTH, false);
+            final PacerResult result = new PacerResult(rateBps, run,
                 flood.delivered().wireBitsPerSecSince(flood.deliveredBefore()),
-                flood.offered().wireBitsPerSecSince(flood.offeredBefore()));
-            progress.printf("bench forwarding: paced at %,d b/s: %,.0f b/s measured (%.2f%%), %,.0f b/s offered%n",
-                rateBps, result.measuredBps(), 100 * result.ratio(), result.offeredBps());
+                flood.offered().wireBitsPerSecSince(flood.offeredBefore()), flood.loadAverage());
+            progress.printf("bench forwarding: paced at %,d b/s: %,.0f b/s measured (%.2f%%), %,.0f b/s offered, " +
+                "load %s%n", rateBps, result.measuredBps(), 100 * result.ratio(), result.offeredBps(),
+                result.loadAverage());
             return result;
         }
         finally
@@ -198,33 +297,85 @@ public final class ForwardingBench implements AutoCloseable
     }
 
     private record Flood(
-        LinkCounters offeredBefore, LinkCounters offered, LinkCounters deliveredBefore, LinkCounters delivered)
+        LinkCounters offeredBefore, LinkCounters offered, LinkCounters deliveredBefore, LinkCounters delivered,
+        long cpuMicros, long ownCpuMicros, long forwarderNanos, String loadAverage)
     {
     }
 
-    private Flood flood(final int frameLength) throws IOException
+    private Flood flood(final int frameLength, final boolean generator) throws IOException
     {
         final HostSpec from = sender();
         final HostSpec to = receiver();
         final Trafgen.UdpFrame frame = new Trafgen.UdpFrame(from.macText(), to.macText(), from.ipText(), to.ipText(),
             frameLength);
         final String fromNamespace = namespace(from);
-        final String toNamespace = namespace(to);
-        final Trafgen trafgen = track(Trafgen.start(fromNamespace, HOST_INTERFACE, frame));
+        final String sinkNamespace = generator ? fabric().namespace(from.switchName()) : namespace(to);
+        final String sinkInterface = generator ? switchInterface(from) : HOST_INTERFACE;
+        final IngressDrop drop = Sink.HOST != settings.sink() ?
+            track(IngressDrop.install(sinkNamespace, sinkInterface, Sink.XDP == settings.sink())) : null;
         try
         {
-            sleep(settings.warmUp());
-            final LinkCounters offeredBefore = LinkCounters.transmitted(fromNamespace, HOST_INTERFACE);
-            final LinkCounters deliveredBefore = LinkCounters.received(toNamespace, HOST_INTERFACE);
-            sleep(settings.measurement());
-            final LinkCounters offered = LinkCounters.transmitted(fromNamespace, HOST_INTERFACE);
-            final LinkCounters delivered = LinkCounters.received(toNamespace, HOST_INTERFACE);
-            return new Flood(offeredBefore, offered, deliveredBefore, delivered);
+            final Trafgen trafgen = track(Trafgen.start(fromNamespace, HOST_INTERFACE, frame));
+            try
+            {
+                sleep(settings.warmUp());
+                final List<ProcessHandle> ours = List.of(ProcessHandle.current());
+                final long ownTicksBefore = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads);
+                final ProcStat cpuBefore = ProcStat.read();
+                final long forwarderBefore = ProcessCpu.threadNanos(FORWARDER_THREAD);
+                final long dropsBefore = null != drop && drop.countsDrops() ? drop.drops() : 0;
+                final LinkCounters[] before =
+                    LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
+                sleep(settings.measurement());
+                final LinkCounters[] after =
+                    LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
+                final ProcStat cpu = ProcStat.read();
+                final long forwarderNanos = ProcessCpu.threadNanos(FORWARDER_THREAD) - forwarderBefore;
+                final long ownTicks = ProcessCpu.ticks(ours) + ProcessCpu.ticks(softirqThreads) - ownTicksBefore;
+                final LinkCounters offeredBefore = before[0];
+                final LinkCounters deliveredBefore = before[1];
+                final LinkCounters offered = after[0];
+                final LinkCounters delivered = after[1];
+                if (null != drop && drop.countsDrops())
+                {
+                    progress.printf("bench forwarding: the sink dropped %,d frames and received %,d in the " +
+                        "measured interval (read at slightly different times)%n", drop.drops() - dropsBefore,
+                        delivered.packets() - deliveredBefore.packets());
+                }
+                return new Flood(offeredBefore, offered, deliveredBefore, delivered, cpu.microsSince(cpuBefore, userHz),
+                    ownTicks * 1_000_000L / userHz, forwarderNanos, loadAverage());
+            }
+            finally
+            {
+                untrack(trafgen);
+            }
         }
         finally
         {
-            untrack(trafgen);
+            if (null != drop)
+            {
+                untrack(drop);
+            }
         }
+    }
+
+    private String switchInterface(final HostSpec host)
+    {
+        final SwitchSpec sw = topology.switches().get(0);
+        for (final PortSpec port : sw.ports())
+        {
+            if (port.name().equals(host.portName()))
+            {
+                return port.interfaceName();
+            }
+        }
+        throw new IllegalStateException("no port " + host.portName() + " on " + sw.name());
+    }
+
+    private static String loadAverage() throws IOException
+    {
+        final String[] fields = Files.readString(LOAD_AVERAGE).trim().split("\\s+");
+        return fields[0] + " " + fields[1] + " " + fields[2];
     }
 
     private HostSpec sender()

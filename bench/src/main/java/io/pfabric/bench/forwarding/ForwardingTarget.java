@@ -38,6 +38,12 @@ public interface ForwardingTarget extends AutoCloseable
     enum Kind
     {
         /**
+         * Nothing forwards: the generator sends into its own veth pair and the sink is on the peer, to measure what the
+         * generator can offer at all.
+         */
+        GENERATOR("generator"),
+
+        /**
          * pfabric's switchd on raw-socket ports.
          */
         SWITCHD("switchd"),
@@ -72,7 +78,7 @@ public interface ForwardingTarget extends AutoCloseable
         /**
          * The kind of a name.
          *
-         * @param label switchd, bridge or ovs.
+         * @param label generator, switchd, bridge or ovs.
          * @return the kind.
          * @throws IllegalArgumentException for another name.
          */
@@ -85,7 +91,8 @@ public interface ForwardingTarget extends AutoCloseable
                     return kind;
                 }
             }
-            throw new IllegalArgumentException("unknown target '" + label + "'; use switchd, bridge or ovs");
+            throw new IllegalArgumentException(
+                "unknown target '" + label + "'; use generator, switchd, bridge or ovs");
         }
     }
 
@@ -106,6 +113,9 @@ public interface ForwardingTarget extends AutoCloseable
         final List<String> interfaces = sw.ports().stream().map(PortSpec::interfaceName).toList();
         return switch (kind)
         {
+            case GENERATOR -> () ->
+            {
+            };
             case SWITCHD -> switchd(fabric, rateBitsPerSec);
             case BRIDGE -> LinuxBridge.start(namespace, interfaces);
             case OVS -> OvsUserspace.start(namespace, interfaces);

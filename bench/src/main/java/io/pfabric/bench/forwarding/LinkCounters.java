@@ -53,6 +53,56 @@ record LinkCounters(long packets, long bytes, long nanos)
         return read(namespace, interfaceName, TRANSMIT_PACKETS_COLUMN, TRANSMIT_BYTES_COLUMN);
     }
 
+    /**
+     * Read the transmit counters of one interface and right after, on the same thread, the receive counters of
+     * another, so that both cover nearly the same instant.
+     *
+     * @param senderNamespace     where the sending interface is.
+     * @param senderInterface     the sending interface.
+     * @param receiverNamespace   where the receiving interface is.
+     * @param receiverInterface   the receiving interface.
+     * @return the transmit counters, then the receive counters.
+     * @throws IOException if they cannot be read.
+     */
+    static LinkCounters[] transmittedAndReceived(
+        final String senderNamespace, final String senderInterface, final String receiverNamespace,
+        final String receiverInterface) throws IOException
+    {
+        try
+        {
+            return CompletableFuture.supplyAsync(() ->
+            {
+                try
+                {
+                    NetworkNamespace.enterOnCurrentThread(senderNamespace);
+                    final String sent = Files.readString(NET_DEV);
+                    final long sentNanos = System.nanoTime();
+                    NetworkNamespace.enterOnCurrentThread(receiverNamespace);
+                    final String received = Files.readString(NET_DEV);
+                    final long receivedNanos = System.nanoTime();
+                    return new LinkCounters[] {
+                        parse(sent, senderInterface, TRANSMIT_PACKETS_COLUMN, TRANSMIT_BYTES_COLUMN, sentNanos),
+                        parse(received, receiverInterface, RECEIVE_PACKETS_COLUMN, RECEIVE_BYTES_COLUMN,
+                            receivedNanos) };
+                }
+                catch (final IOException | PacketSocketException ex)
+                {
+                    throw new CompletionException(new IOException("cannot read the counters of " + senderInterface +
+                        " in " + senderNamespace + " and " + receiverInterface + " in " + receiverNamespace + ": " +
+                        ex.getMessage(), ex));
+                }
+            }, runnable -> new Thread(runnable, "pfabric-counters").start()).join();
+        }
+        catch (final CompletionException ex)
+        {
+            if (ex.getCause() instanceof IOException cause)
+            {
+                throw cause;
+            }
+            throw ex;
+        }
+    }
+
     private static LinkCounters read(
         final String namespace, final String interfaceName, final int packetsColumn, final int bytesColumn)
         throws IOException

@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The forwarding benchmark end to end, short: switchd and the Linux bridge each forward trafgen's flood and a UDP
- * ping-pong between two namespaces, switchd's egress paced at 100 Mb/s never exceeds that rate, and nothing is left
+ * The forwarding benchmark end to end, short: trafgen alone into its dropping veth, then switchd and the Linux bridge
+ * each forward trafgen's flood to the XDP drop sink and a UDP ping-pong between two namespaces, switchd's egress paced at 100 Mb/s never exceeds that rate, and nothing is left
  * behind.
  */
 @Timeout(180)
@@ -31,8 +31,10 @@ class ForwardingBenchSystemTest
     {
         final int rttSamples = 200;
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(
-            List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE), List.of(60),
-            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS));
+            List.of(ForwardingTarget.Kind.GENERATOR, ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE),
+            List.of(60),
+            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
+            ForwardingBench.Sink.TC, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final ForwardingBench.Report report;
         final PrintStream progressStream = new PrintStream(progress, true, StandardCharsets.UTF_8);
@@ -42,9 +44,17 @@ class ForwardingBenchSystemTest
         }
         final String log = progress.toString(StandardCharsets.UTF_8);
 
-        assertEquals(2, report.forwarding().size(), log);
+        assertEquals(3, report.forwarding().size(), log);
         for (final ForwardingBench.ForwardingResult result : report.forwarding())
         {
+            assertTrue(result.cpuNsPerFrame() > 0 && result.ownCpuNsPerFrame() > 0, result::toString);
+            assertEquals("switchd".equals(result.target()), result.forwarderNsPerFrame() > 0, result::toString);
+            if ("generator".equals(result.target()))
+            {
+                assertTrue(result.deliveredPps() > 0, () -> "the generator delivered nothing: " + result + "\n" + log);
+                assertTrue(Double.isNaN(result.rttP50Us()), () -> "a round trip without a path: " + result);
+                continue;
+            }
             assertTrue(result.deliveredPps() > 0, () -> "nothing delivered through " + result + "\n" + log);
             assertTrue(result.deliveredPps() <= result.offeredPps() * 1.01,
                 () -> "more delivered than offered: " + result + "\n" + log);

@@ -25,6 +25,7 @@ final class LibC
     static final int PACKET_VERSION = 10;
     static final int PACKET_TX_RING = 13;
     static final int PACKET_LOSS = 14;
+    static final int PACKET_VNET_HDR = 15;
     static final int PACKET_IGNORE_OUTGOING = 23;
     static final int TPACKET_V2 = 1;
     static final int PROT_READ = 1;
@@ -49,6 +50,7 @@ final class LibC
     static final int EPERM = 1;
     static final int EACCES = 13;
     static final int ENODEV = 19;
+    static final long SYS_BPF = 321;
 
     static
     {
@@ -96,4 +98,6 @@ final class LibC
     static native int prctl(int option, long argument2, long argument3, long argument4, long argument5);
 
     static native String strerror(int errno);
+
+    static native long syscall(long number, int command, Pointer attributes, int attributesLength);
 }
