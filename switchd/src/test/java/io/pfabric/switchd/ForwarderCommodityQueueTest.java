@@ -109,9 +109,9 @@ class ForwarderCommodityQueueTest
         departures("droptail");
         final SimpleMeterRegistry registry = new SimpleMeterRegistry();
         SwitchMetrics.bind("s1", forwarder, ports, registry);
-        assertEquals(4, registry.get("pfabric.queue.rank.inversion.packets").tags("port", "p1").functionCounter()
+        assertEquals(4, registry.get("pfabric.queue.rank.inversion.frames").tags("port", "p1").functionCounter()
             .count());
-        assertEquals(0, registry.get("pfabric.queue.rank.inversion.packets").tags("port", "p0").functionCounter()
+        assertEquals(0, registry.get("pfabric.queue.rank.inversion.frames").tags("port", "p0").functionCounter()
             .count());
     }
 }
