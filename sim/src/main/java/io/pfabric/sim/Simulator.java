@@ -11,6 +11,7 @@ import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.QueueDiscipline;
+import io.pfabric.sim.pdq.PdqSettings;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -113,7 +114,12 @@ public final class Simulator
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
          * {@link SimControl} given to the constructor.
          */
-        CONTROLLED;
+        CONTROLLED,
+        /**
+         * PDQ ({@link PdqSettings}): each host's flows are {@link io.pfabric.sim.pdq.PdqSender}s and each link runs a
+         * {@link io.pfabric.sim.pdq.PdqLinkController}, on drop-tail queues.
+         */
+        PDQ;
 
         /**
          * Whether the hosts run the modelled TCP or DCTCP rather than hostd's transport.
@@ -148,6 +154,9 @@ public final class Simulator
     private long deliveredBytes;
     private final SimControl control;
     private TransmitObserver transmitObserver;
+    private final PdqSettings pdqSettings;
+    private final SimPdqLinks pdqLinks;
+    private long[] deadlinesNs;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -190,7 +199,7 @@ public final class Simulator
         final long seed, final SimControl control, final PacketSizer sizer)
     {
         this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
-            SimSettings.PAPER_ECN_THRESHOLD_LENGTH);
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, null);
     }
 
     /**
@@ -205,13 +214,32 @@ public final class Simulator
     public Simulator(final SimFabric fabric, final Scheme scheme, final SimSettings settings, final long seed)
     {
         this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
-            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength());
+            null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), null);
+    }
+
+    /**
+     * A simulation of PDQ.
+     *
+     * @param fabric   the fabric; its discipline (drop-tail for PDQ) and buffer apply to every switch port and NIC.
+     * @param pdq      the PDQ variant.
+     * @param settings the fabric's settings (pFabric's transport settings are not used).
+     * @param seed     of the spraying.
+     */
+    public Simulator(final SimFabric fabric, final PdqSettings pdq, final SimSettings settings, final long seed)
+    {
+        this(fabric, Scheme.PDQ, settings.pfabric(), seed, null, null, settings.tcpMinRtoNs(),
+            settings.ecnThresholdLength(), pdq);
     }
 
     private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
-        final long ecnThresholdLength)
+        final long ecnThresholdLength, final PdqSettings pdqSettings)
     {
+        if ((Scheme.PDQ == scheme) != (null != pdqSettings))
+        {
+            throw new IllegalArgumentException("PDQ's settings go with the PDQ scheme, and only with it");
+        }
+        this.pdqSettings = pdqSettings;
         this.tcpMinRtoNs = tcpMinRtoNs;
         this.ecnThresholdLength = ecnThresholdLength;
         if ((Scheme.CONTROLLED == scheme) != (null != control))
@@ -246,6 +274,39 @@ public final class Simulator
             buildLeafSpine(kind);
         }
         sampler = new QueueSampler(fabric, switches);
+        pdqLinks = null == pdqSettings ? null : new SimPdqLinks(switches, pdqSettings, packets);
+    }
+
+    /**
+     * PDQ's settings in this simulation.
+     *
+     * @return them, or null if it does not run PDQ.
+     */
+    PdqSettings pdqSettings()
+    {
+        return pdqSettings;
+    }
+
+    /**
+     * Give the flows of the next run deadlines, which PDQ's senders take (Early Termination and EDF) and the other
+     * schemes ignore.
+     *
+     * @param relativeDeadlinesNs by the flow's index in the trace: its deadline after its start, or 0 for none; null
+     *                            for no deadlines.
+     * @return this.
+     */
+    public Simulator deadlines(final long[] relativeDeadlinesNs)
+    {
+        this.deadlinesNs = relativeDeadlinesNs;
+        return this;
+    }
+
+    /**
+     * The controller of a switch port's or NIC's link under PDQ, numbered as for {@link #queue(int, int)}.
+     */
+    io.pfabric.sim.pdq.PdqLinkController pdqController(final int switchIndex, final int port)
+    {
+        return pdqLinks.controller(switchIndex, port);
     }
 
     private void buildLeafSpine(final DisciplineKind kind)
@@ -591,7 +652,11 @@ public final class Simulator
     private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
         final FlowRecord[] records, final int[] completed)
     {
-        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp())
+        final Endpoint endpoint = hosts[host].endpoint;
+        final long deadlineNs = null == deadlinesNs || 0 == deadlinesNs[index] ? Long.MAX_VALUE :
+            nowNs + deadlinesNs[index];
+        (endpoint instanceof SimPdq pdq ? pdq.send(flow.destinationHost(), flow.sizeBytes(), deadlineNs) :
+            endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp()))
             .whenComplete((record, error) ->
             {
                 if (null != record)
@@ -616,6 +681,10 @@ public final class Simulator
     {
         receivedPackets++;
         deliveredBytes += packets.payloadLength(packet);
+        if (null != pdqLinks)
+        {
+            pdqLinks.onHostArrival(nowNs, packet);
+        }
         hosts[host].inbox.addInt(packet);
         drive(host);
     }
@@ -766,6 +835,15 @@ public final class Simulator
 
     private void onSwitchArrival(final int switchIndex, final int packet)
     {
+        if (null != pdqLinks)
+        {
+            final int back = pdqLinks.onSwitchArrival(nowNs, switchIndex, packet);
+            if (back >= 0)
+            {
+                offer(switchIndex, back, packet);
+                return;
+            }
+        }
         final int destination = packets.destination(packet);
         final int leafOfDestination = fabric.leafOf(destination);
         final int port;
@@ -811,6 +889,10 @@ public final class Simulator
     private void offer(final int switchIndex, final int portIndex, final int packet)
     {
         final SimPort port = switches[switchIndex].ports[portIndex];
+        if (null != pdqLinks)
+        {
+            pdqLinks.onOffer(nowNs, switchIndex, portIndex, packet);
+        }
         final long freeAtNs = port.freeAtNs;
         final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
         if (!busy && port.queue.passThrough(packets.length(packet)))
