@@ -45,7 +45,7 @@ final class SimPdqLinks
             for (int p = 0; p < switches[s].ports.length; p++)
             {
                 final SimPort port = switches[s].ports[p];
-                controllers[id] = new PdqLinkController(id, port.rateBitsPerSec, settings);
+                controllers[id] = new PdqLinkController(id, port.rateBitsPerSec, settings, s == nics);
                 ownerSwitch[id] = s;
                 linkIds[s][p] = id++;
             }
