@@ -5,7 +5,8 @@
 --
 --    0  version:4 | type:4        1 DATA, 2 ACK, 3 PROBE, 4 CONTROL; version 1
 --    1  flags u8                  bit 0 PATH (path hint valid), bit 1 FIN (last segment of the flow),
---                                 bit 2 INC (ACK: bytes 20-23 hold the receiver's incarnation, not the flow size)
+--                                 bit 2 INC (ACK: bytes 20-23 hold the receiver's incarnation, not the flow size),
+--                                 bit 3 DL (DATA/PROBE: the priority is the flow's deadline in microseconds)
 --    2  header length u16         32, or 32 + 8 x SACK count for an ACK
 --    4  priority u32              smaller is more urgent (hostd: remaining flow size, 0 on ACKs)
 --    8  flow id u64               high 16 bits: source host index, next 16: the sender's incarnation, low 32: counter
@@ -44,6 +45,7 @@ local TYPE_CONTROL = 4
 local FLAG_PATH = 0x01
 local FLAG_FIN = 0x02
 local FLAG_INCARNATION = 0x04
+local FLAG_DEADLINE = 0x08
 
 local type_names = { [TYPE_DATA] = "DATA", [TYPE_ACK] = "ACK", [TYPE_PROBE] = "PROBE", [TYPE_CONTROL] = "CONTROL" }
 local set_or_not = { "Set", "Not set" }
@@ -53,7 +55,9 @@ local f = pfabric.fields
 f.version = ProtoField.uint8("pfabric.version", "Version", base.DEC, nil, 0xF0)
 f.type = ProtoField.uint8("pfabric.type", "Type", base.DEC, type_names, 0x0F)
 f.flags = ProtoField.uint8("pfabric.flags", "Flags", base.HEX)
-f.flag_reserved = ProtoField.uint8("pfabric.flags.reserved", "Reserved", base.HEX, nil, 0xF8)
+f.flag_reserved = ProtoField.uint8("pfabric.flags.reserved", "Reserved", base.HEX, nil, 0xF0)
+f.flag_deadline = ProtoField.bool("pfabric.flags.deadline", "DL", 8, set_or_not, FLAG_DEADLINE,
+    "The priority is the flow's deadline in microseconds (pFabric-EDF), not a size")
 f.flag_incarnation = ProtoField.bool("pfabric.flags.inc", "INC", 8, set_or_not, FLAG_INCARNATION,
     "An ACK that carries the receiving host's incarnation in place of the flow size")
 f.flag_fin = ProtoField.bool("pfabric.flags.fin", "FIN", 8, set_or_not, FLAG_FIN, "Last segment of the flow")
@@ -210,6 +214,9 @@ local function dissect(tvb, pinfo, tree)
 
     local incarnation_ack = packet_type == TYPE_ACK and math.floor(flags / FLAG_INCARNATION) % 2 == 1
     local flag_names = {}
+    if math.floor(flags / FLAG_DEADLINE) % 2 == 1 then
+        flag_names[#flag_names + 1] = "DL"
+    end
     if math.floor(flags / FLAG_INCARNATION) % 2 == 1 then
         flag_names[#flag_names + 1] = "INC"
     end
@@ -224,6 +231,7 @@ local function dissect(tvb, pinfo, tree)
         flags_item:append_text(" (" .. table.concat(flag_names, ", ") .. ")")
     end
     flags_item:add(f.flag_reserved, tvb(1, 1))
+    flags_item:add(f.flag_deadline, tvb(1, 1))
     flags_item:add(f.flag_incarnation, tvb(1, 1))
     flags_item:add(f.flag_fin, tvb(1, 1))
     flags_item:add(f.flag_path, tvb(1, 1))

@@ -244,8 +244,13 @@ public final class IdealScheduler
     {
         final List<Flow> flows = new ArrayList<>(trace.size());
         final Map<Long, Integer> dscpByFlow = new HashMap<>();
+        final Map<Long, Long> deadlineByFlow = new HashMap<>();
         for (final WorkloadTrace.FlowSpec flow : trace)
         {
+            if (flow.hasDeadline())
+            {
+                deadlineByFlow.put(flow.flowIndex(), flow.deadlineNs());
+            }
             flows.add(new Flow(flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(),
                 flow.startNs()));
             if (0 != flow.dscp())
@@ -253,14 +258,14 @@ public final class IdealScheduler
                 dscpByFlow.put(flow.flowIndex(), flow.dscp());
             }
         }
-        try (FctLogWriter log = new FctLogWriter(file, !dscpByFlow.isEmpty()))
+        try (FctLogWriter log = new FctLogWriter(file, !dscpByFlow.isEmpty(), !deadlineByFlow.isEmpty()))
         {
             for (final Result result : run(flows))
             {
                 final Flow flow = result.flow();
                 log.append(flow.flowId(), hostNames.get(flow.sourceHost()), hostNames.get(flow.destinationHost()),
                     flow.sizeBytes(), flow.startNs(), result.endNs(), 0, 0, "ideal",
-                    dscpByFlow.getOrDefault(flow.flowId(), 0));
+                    dscpByFlow.getOrDefault(flow.flowId(), 0), deadlineByFlow.getOrDefault(flow.flowId(), 0L));
             }
         }
     }

@@ -16,9 +16,11 @@ import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.app.AppServer;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -172,6 +174,20 @@ public final class HostdCommand implements Callable<Integer>
         description = "How long to wait for flows in flight after the last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Option(names = "--deadlines", paramLabel = "exp:MEAN[,below=SIZE]",
+        description = "With --workload: give every flow smaller than SIZE (default 200KB) a deadline drawn from an " +
+            "exponential distribution of mean MEAN, at least 1.25 x its minimum FCT on the idle fabric (the base " +
+            "RTT, measured or given, then its further segments at the host's rate); every host given the same seed " +
+            "draws the same. The FCT log then has deadline_ns,deadline_met columns.")
+    String deadlines;
+
+    @Option(names = "--priority", defaultValue = "remaining", paramLabel = "remaining|size|bytes-sent|deadline",
+        description = "What data packets' priority says (default: ${DEFAULT-VALUE} flow size). deadline: " +
+            "pFabric-EDF, a flow's deadline in microseconds with the DEADLINE flag for the pfabric-edf switch " +
+            "queue, the least urgent priority once it cannot finish in time; flows without one keep remaining " +
+            "size. Needs deadlines: --deadlines, or messages sent with one.")
+    String priority;
+
     @Option(names = "--stay",
         description = "With --workload: once this host's flows are done, keep receiving until SIGTERM, so that " +
             "peers' flows to it still complete; the FCT log is written at the stop.")
@@ -202,6 +218,12 @@ public final class HostdCommand implements Callable<Integer>
         if (!"pfabric".equalsIgnoreCase(scheme) && !"linerate".equalsIgnoreCase(scheme))
         {
             throw new IllegalArgumentException("--scheme must be pfabric or linerate, not '" + scheme + "'");
+        }
+        final PriorityPolicy policy = PriorityPolicy.byName("--priority", priority);
+        final DeadlineSpec deadlineSpec = null == deadlines ? null : deadlineSpec();
+        if (PriorityPolicy.DEADLINE == policy && null != workload && null == deadlineSpec)
+        {
+            throw new IllegalArgumentException("--priority deadline needs deadlines: give the workload --deadlines");
         }
         final TransportConfiguration configuration = configuration(linkRateBitsPerSec, baseRttNs);
         final TrafficClasses hostClasses = hostClasses(classes, topology, host);
@@ -267,14 +289,18 @@ public final class HostdCommand implements Callable<Integer>
                 countersFile.file, ex.getMessage());
             return 1;
         }
+        long fabricRttNs = baseRttNs;
         if (measure)
         {
-            measureBaseRtt(daemon, topology, linkRateBitsPerSec, err);
+            fabricRttNs = measureBaseRtt(daemon, topology, linkRateBitsPerSec, err);
             measuring.set(false);
         }
         if (null != runner)
         {
-            return runWorkload(daemon, runner, trace, counters, err);
+            final long rttNs = fabricRttNs;
+            return runWorkload(daemon, runner, null == deadlineSpec ? trace : deadlineSpec.apply(trace,
+                (source, destination) -> rttNs, linkRateBitsPerSec, FlowSizeDistribution.SEGMENT_WIRE_BYTES, seed),
+                counters, err);
         }
         if (stay)
         {
@@ -370,10 +396,10 @@ public final class HostdCommand implements Callable<Integer>
         final TransportConfiguration windowed = TransportConfiguration.forFabric(
             linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
         return ("linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed)
-            .withSegmentsPerAck(segmentsPerAck);
+            .withSegmentsPerAck(segmentsPerAck).withPriorityPolicy(PriorityPolicy.byName("--priority", priority));
     }
 
-    private void measureBaseRtt(final HostDaemon daemon, final Topology topology, final long linkRateBitsPerSec,
+    private long measureBaseRtt(final HostDaemon daemon, final Topology topology, final long linkRateBitsPerSec,
         final PrintStream err)
     {
         final long deadlineNs = System.nanoTime() + MEASUREMENT_PATIENCE_NS;
@@ -393,7 +419,7 @@ public final class HostdCommand implements Callable<Integer>
                     err.printf(Locale.ROOT, "pfabric hostd %s: base RTT to %s %.1f us; window %d..%d packets, " +
                         "timeout %.1f us%n", hostName, other.name(), rttNs / 1e3, measured.initialWindowPackets(),
                         measured.maxWindowPackets(), measured.timeoutNs() / 1e3);
-                    return;
+                    return rttNs;
                 }
                 catch (final IOException ex)
                 {
@@ -406,6 +432,16 @@ public final class HostdCommand implements Callable<Integer>
         }
         err.printf(Locale.ROOT, "pfabric hostd %s: no other host answered in 30 s; keeping a base RTT of %.0f us%n",
             hostName, DEFAULT_BASE_RTT_NS / 1e3);
+        return DEFAULT_BASE_RTT_NS;
+    }
+
+    private DeadlineSpec deadlineSpec() throws IOException
+    {
+        if (null == workload)
+        {
+            throw new IllegalArgumentException("--deadlines goes with --workload");
+        }
+        return DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload));
     }
 
     private CountersFile startCounters(final HostDaemon daemon, final PrintStream err) throws IOException
@@ -431,7 +467,8 @@ public final class HostdCommand implements Callable<Integer>
         try
         {
             final long completed;
-            final FctLogWriter log = new FctLogWriter(logPath);
+            final FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(f -> 0 != f.dscp()),
+                trace.stream().anyMatch(WorkloadTrace.FlowSpec::hasDeadline));
             try
             {
                 completed = runner.run(daemon, trace, log, Quantities.parseNanos(grace));

@@ -43,8 +43,9 @@ public final class QueueBenchCommand implements Callable<Integer>
         description = "table (default) or csv: discipline,buffer_packets,ns_per_op,bytes_per_op.")
     String format;
 
-    @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,droptail,reference", paramLabel = "LIST",
-        description = "Comma-separated: pfabric, droptail, ecn, strict, pfabric-classes, reference, and " +
+    @Option(names = "--disciplines", split = ",", defaultValue = "pfabric,pfabric-edf,droptail,reference",
+        paramLabel = "LIST",
+        description = "Comma-separated: pfabric, droptail, ecn, strict, pfabric-classes, pfabric-edf, reference, and " +
             "pfabric-sorted or pfabric-heaps to force pFabric's structure (default: ${DEFAULT-VALUE}).")
     List<String> disciplines;
 

@@ -2,12 +2,15 @@ package io.pfabric.cli;
 
 import io.pfabric.experiment.ExperimentSettings;
 import io.pfabric.analysis.FctPlot;
+import io.pfabric.analysis.DeadlineReport;
 import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.sim.SimRun;
+import io.pfabric.hostd.workload.DeadlineSpec;
+import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -18,6 +21,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -39,7 +43,9 @@ import java.util.concurrent.Callable;
             "run on connections as the paper's ns-2 scripts keep them: 8 persistent connections per source and " +
             "destination, a flow taking the one idle longest with the window state its earlier flows left " +
             "(slow-start restart after an idle RTO), and a new connection, with a SYN and SYN-ACK first, when all " +
-            "are busy. tcp-per-flow and dctcp-per-flow give each flow a fresh, open connection instead.",
+            "are busy. tcp-per-flow and dctcp-per-flow give each flow a fresh, open connection instead. pfabric-edf " +
+            "(with --deadlines): pFabric-EDF, hostd's transport with deadline priorities on pfabric-edf queues, a " +
+            "deadline queue and another of --buffer bytes each.",
         "Settings follow the fabric, as hostd derives its own on an emulated one; they are printed before the runs. " +
             "On the paper's fabric (its rates, delays and buffer, any leaf-spine shape) they are the paper's: " +
             "pFabric's window 12, cap 23, timeout 45 us; TCP's and DCTCP's minimum RTO 200 us; DCTCP's K 15 full " +
@@ -48,9 +54,12 @@ import java.util.concurrent.Callable;
             "packets less one (or B if larger), its timeout 3 R; the minimum RTO 200 us x R / R(paper) and K 15 " +
             "frames x B / B(paper), keeping the paper's ratios. --window, --window-cap and --timeout override " +
             "pFabric's; a timeout not longer than R draws a warning.",
-        "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv; progress goes " +
-            "to stderr. 'pfabric sim sweep' runs several loads and schemes and draws the plot." },
-    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class })
+        "Writes DIR/trace-LOAD.csv, DIR/fct-SCHEME-LOAD.csv, DIR/base-rtt.csv and DIR/summary.csv, and with " +
+            "--deadlines DIR/deadlines.csv (" + DeadlineReport.CSV_HEADER + ") and DIR/deadlines-other-fct.csv " +
+            "(the other flows' mean normalized FCT), also printed to stderr; progress goes to stderr. 'pfabric sim " +
+            "sweep' runs several loads and schemes and draws the plot; 'pfabric sim deadlines' the deadline " +
+            "experiment." },
+    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin
@@ -61,9 +70,9 @@ public final class SimCommand implements Callable<Integer>
     double load;
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
-        description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, ideal, or PDQ: pdq (the " +
-            "pFabric paper's baseline: Early Start and Early Termination, probing every 15 us), pdq-basic, pdq-es, " +
-            "pdq-es-et or pdq-full (the PDQ paper's variants); or, in the " +
+        description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf (with --deadlines), " +
+            "ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing every " +
+            "15 us), pdq-basic, pdq-es, pdq-es-et or pdq-full (the PDQ paper's variants); or, in the " +
             "sync-versus-async scenario, syn-ocf, " +
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
     String scheme;
@@ -114,8 +123,8 @@ public final class SimCommand implements Callable<Integer>
         List<Double> loads;
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
-            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, ideal, pdq, pdq-basic, " +
-                "pdq-es, pdq-es-et, pdq-full (default: " +
+            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, ideal, pdq, " +
+                "pdq-basic, pdq-es, pdq-es-et, pdq-full (default: " +
                 "${DEFAULT-VALUE}).")
         List<String> schemes;
 
@@ -167,6 +176,7 @@ public final class SimCommand implements Callable<Integer>
         }
         final SimSettings settings = options.settings(fabric);
         final boolean pdqSpray = options.pdqSpray();
+        options.requireDeadlinesFor(schemes);
         Files.createDirectories(options.out);
         progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
         if (fabric.hasClasses())
@@ -211,6 +221,25 @@ public final class SimCommand implements Callable<Integer>
         final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out,
             new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength()), rtts::hostIndex);
         ResultsTable.writeCsv(options.out.resolve("summary.csv"), lines);
+        final DeadlineSpec deadlines = options.deadlineSpec();
+        if (null != deadlines)
+        {
+            final FctAnalysis analysis =
+                new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength());
+            final List<DeadlineReport.Row> rows = new ArrayList<>();
+            for (final double load : runLoads)
+            {
+                final String label = ExperimentSettings.loadLabel(load);
+                for (final String scheme : schemes)
+                {
+                    rows.add(DeadlineReport.of(scheme, label, deadlines.meanNs() / 1e3, FctLogReader.read(
+                        options.out.resolve("fct-" + scheme + "-" + label + ".csv")), analysis, rtts::hostIndex));
+                }
+            }
+            DeadlineReport.writeCsv(options.out.resolve("deadlines.csv"), rows);
+            DeadlineReport.writeOtherCsv(options.out.resolve("deadlines-other-fct.csv"), rows);
+            DeadlineReport.print(progress, rows);
+        }
         return lines;
     }
 }

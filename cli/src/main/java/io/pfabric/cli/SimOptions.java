@@ -8,6 +8,8 @@ import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
+import io.pfabric.hostd.transport.PriorityPolicy;
+import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadMix;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -75,6 +77,19 @@ final class SimOptions
             "flows in four DSCP 0 and one in four DSCP 8, the same flows as hostd marks given the same --seed " +
             "(default: all DSCP 0). The FCT logs then have a dscp column and the summary a line per DSCP.")
     String dscpShares;
+
+    @Option(names = "--deadlines", defaultValue = "", paramLabel = "exp:MEAN[,below=SIZE]",
+        description = "Give flows deadlines as the paper's deadline runs do (§5.4.2): every flow smaller than SIZE " +
+            "(default 200KB) a deadline drawn from an exponential distribution of mean MEAN (e.g. exp:1ms), at " +
+            "least 1.25 x its minimum FCT on the idle fabric; the same deadlines for a seed. The FCT logs then " +
+            "have deadline_ns,deadline_met columns (default: no deadlines).")
+    String deadlines;
+
+    @Option(names = "--priority", defaultValue = "remaining", paramLabel = "remaining|size|bytes-sent|deadline",
+        description = "What the priority of pfabric's and linerate's data packets says, as hostd --priority " +
+            "(default: ${DEFAULT-VALUE} flow size; the paper's Fig 14 compares size and bytes-sent). deadline: a " +
+            "flow with a deadline carries it in microseconds (needs --deadlines); pfabric-edf always does.")
+    String priority;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
@@ -267,7 +282,8 @@ final class SimOptions
         {
             throw new IllegalArgumentException("--dctcp-k must be positive");
         }
-        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK);
+        return SimSettings.forFabric(fabric).withPfabric(window, windowCap, timeoutNs).withTcp(minRtoNs, dctcpK)
+            .withPriority(PriorityPolicy.byName("--priority", priority));
     }
 
     /**
@@ -311,6 +327,61 @@ final class SimOptions
     List<WorkloadTrace.FlowSpec> marked(final List<WorkloadTrace.FlowSpec> trace)
     {
         return dscpShares.isEmpty() ? trace : WorkloadTrace.withDscpShares(trace, dscpShares, seed);
+    }
+
+    /**
+     * Check that the schemes and the priority have the deadlines they need: {@code --priority deadline} and
+     * pfabric-edf need {@code --deadlines}.
+     *
+     * @param schemes the schemes to run.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    void requireDeadlinesFor(final List<String> schemes) throws IOException
+    {
+        final boolean none = null == deadlineSpec();
+        if (none && PriorityPolicy.DEADLINE == PriorityPolicy.byName("--priority", priority))
+        {
+            throw new IllegalArgumentException("--priority deadline needs deadlines: give --deadlines exp:MEAN");
+        }
+        if (none && schemes.contains("pfabric-edf"))
+        {
+            throw new IllegalArgumentException("pfabric-edf needs deadlines: give --deadlines exp:MEAN");
+        }
+    }
+
+    /**
+     * The deadlines of {@code --deadlines}, checked against the workload's sizes.
+     *
+     * @return the spec, or null without deadlines.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    DeadlineSpec deadlineSpec() throws IOException
+    {
+        if (deadlines.isEmpty())
+        {
+            return null;
+        }
+        if (isMix())
+        {
+            throw new IllegalArgumentException("--deadlines goes with --workload, not with --app");
+        }
+        return DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload));
+    }
+
+    /**
+     * A trace's flows given deadlines by {@code --deadlines} on a fabric, or the trace itself without.
+     *
+     * @param fabric the fabric, whose base RTTs and access rate give each flow's minimum FCT.
+     * @param trace  the flows.
+     * @return them, the selected ones with deadlines.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    List<WorkloadTrace.FlowSpec> withDeadlines(final SimFabric fabric, final List<WorkloadTrace.FlowSpec> trace)
+        throws IOException
+    {
+        final DeadlineSpec spec = deadlineSpec();
+        return null == spec ? trace : spec.apply(trace, fabric::baseRttNs, fabric.edgeRateBitsPerSec(),
+            SimFabric.segmentWireLength(), seed);
     }
 
     /**
@@ -364,7 +435,7 @@ final class SimOptions
 
     /**
      * The trace of a run: the mix of {@code --app} (at the total of its loads), or {@code --workload} at a load,
-     * marked by {@code --dscp-shares}.
+     * marked by {@code --dscp-shares}, with the deadlines of {@code --deadlines}.
      *
      * @param fabric the fabric.
      * @param load   the load of a single workload; a mix has its own.
@@ -378,8 +449,8 @@ final class SimOptions
             return WorkloadMix.generate(fabric.hosts(), fabric.edgeRateBitsPerSec(), mix(), seed, flows,
                 durationNs());
         }
-        return marked(WorkloadTrace.generate(fabric.hosts(), load, fabric.edgeRateBitsPerSec(),
-            FlowSizeDistribution.load(workload), seed, flows, 0));
+        return withDeadlines(fabric, marked(WorkloadTrace.generate(fabric.hosts(), load, fabric.edgeRateBitsPerSec(),
+            FlowSizeDistribution.load(workload), seed, flows, 0)));
     }
 
     /**

@@ -67,7 +67,8 @@ public final class SwitchdCommand implements Callable<Integer>
     String rate;
 
     @Option(names = "--discipline", paramLabel = "NAME",
-        description = "pfabric, droptail, ecn, strict or pfabric-classes for every port.")
+        description = "pfabric, droptail, ecn, strict, pfabric-classes or pfabric-edf (a deadline queue before " +
+            "another, half the buffer each, for pFabric-EDF) for every port.")
     String discipline;
 
     @Option(names = "--classes", paramLabel = "SPEC",

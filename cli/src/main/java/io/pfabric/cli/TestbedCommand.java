@@ -70,7 +70,7 @@ public final class TestbedCommand
         String rate;
 
         @Option(names = "--discipline", defaultValue = "pfabric", paramLabel = "NAME",
-            description = "pfabric, droptail, ecn, strict or pfabric-classes (with the default classes) " +
+            description = "pfabric, droptail, ecn, strict, pfabric-classes (with the default classes) or pfabric-edf " +
                 "(default: ${DEFAULT-VALUE}).")
         String discipline;
 

@@ -2,6 +2,7 @@ package io.pfabric.cli;
 
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
+import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -24,7 +25,8 @@ import java.util.concurrent.Callable;
     header = "Write a workload's flow trace (the flows every scheme and Ideal replay).",
     description = "Draws the flows of a workload among hosts h1..hN as 'pfabric hostd --workload' does (Poisson " +
         "arrivals per host at load x rate / (mean packets x 1500 x 8), uniformly random other hosts, sizes from " +
-        "the CDF in 1460-byte packets) and writes flow_id,src,dst,size_bytes,start_ns, in order of start.")
+        "the CDF in 1460-byte packets) and writes flow_id,src,dst,size_bytes,start_ns, in order of start; with " +
+        "--deadlines, a last column deadline_ns.")
 public final class TraceCommand implements Callable<Integer>
 {
     @Option(names = "--workload", required = true, paramLabel = "NAME|FILE",
@@ -49,6 +51,17 @@ public final class TraceCommand implements Callable<Integer>
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--deadlines", paramLabel = "exp:MEAN[,below=SIZE]",
+        description = "Give every flow smaller than SIZE (default 200KB) a deadline drawn from an exponential " +
+            "distribution of mean MEAN, at least 1.25 x its minimum FCT on the idle fabric (--base-rtt, then its " +
+            "further segments at --rate); written as a deadline_ns column.")
+    String deadlines;
+
+    @Option(names = "--base-rtt", defaultValue = "14.68us", paramLabel = "DURATION",
+        description = "With --deadlines: the fabric's base RTT, of one full segment and its ACK (default: " +
+            "${DEFAULT-VALUE}, across the paper's fabric).")
+    String baseRtt;
+
     @Option(names = "--out", defaultValue = "trace.csv", paramLabel = "FILE",
         description = "Where to write it (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -72,8 +85,18 @@ public final class TraceCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give --flows or --duration");
         }
-        final List<WorkloadTrace.FlowSpec> trace = WorkloadTrace.generate(hosts, load, rateBitsPerSec,
-            FlowSizeDistribution.load(workload), seed, flows, durationNs);
+        final FlowSizeDistribution distribution = FlowSizeDistribution.load(workload);
+        final DeadlineSpec spec = null == deadlines ? null : DeadlineSpec.parse(deadlines)
+            .requireSelectsFrom(distribution);
+        final long baseRttNs = Quantities.parseNanos(baseRtt);
+        if (baseRttNs <= 0)
+        {
+            throw new IllegalArgumentException("--base-rtt must be positive");
+        }
+        final List<WorkloadTrace.FlowSpec> generated = WorkloadTrace.generate(hosts, load, rateBitsPerSec,
+            distribution, seed, flows, durationNs);
+        final List<WorkloadTrace.FlowSpec> trace = null == spec ? generated : spec.apply(generated,
+            (source, destination) -> baseRttNs, rateBitsPerSec, FlowSizeDistribution.SEGMENT_WIRE_BYTES, seed);
         final List<String> names = new ArrayList<>();
         for (int i = 1; i <= hosts; i++)
         {

@@ -272,7 +272,8 @@ final class HostdReplay
         }
         final List<HostDaemon> hosts = startHosts(fabric, configuration, classes);
         final AutoCloseable stopRunners = teardown.add(() -> runners.forEach(WorkloadRunner::stop));
-        try (FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp())))
+        try (FctLogWriter log = new FctLogWriter(logPath, trace.stream().anyMatch(flow -> 0 != flow.dscp()),
+            trace.stream().anyMatch(WorkloadTrace.FlowSpec::hasDeadline)))
         {
             final long originNs = System.nanoTime() + ORIGIN_LEAD_NS;
             origin.onOrigin(originNs);

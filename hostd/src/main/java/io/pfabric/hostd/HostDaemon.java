@@ -528,6 +528,49 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
+     * Send a message to another host with a DSCP and a deadline: the time it has to complete from now, which its
+     * packets carry under the deadline priority policy (pFabric-EDF) and its record reports.
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @param dscp        IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @param deadlineNs  the time it has to complete from now; 0 for none.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload, final int dscp,
+        final long deadlineNs)
+    {
+        return transport().send(hostIndex(destination), payload, dscp, deadlineNs);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter, with a DSCP and a deadline.
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @param dscp        IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @param deadlineNs  the time it has to complete from now; 0 for none.
+     * @return the flow's record, on completion.
+     */
+    public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes, final int dscp,
+        final long deadlineNs)
+    {
+        return transport().send(hostIndex(destination), sizeBytes, dscp, deadlineNs);
+    }
+
+    /**
+     * Set the time the deadlines in packets count from, which every host of a fabric must share (the start of a
+     * workload run): see {@link io.pfabric.hostd.transport.HostTransport#deadlineEpochNs(long)}.
+     *
+     * @param epochNs a {@link System#nanoTime()} value.
+     * @return false if the transport's command queue is full.
+     */
+    public boolean deadlineEpochNs(final long epochNs)
+    {
+        return transport().deadlineEpochNs(epochNs);
+    }
+
+    /**
      * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
      * flow (a full packet out, its ACK back) on the idle fabric: the smallest of {@link #oneSegmentRttsNs}.
      *

@@ -20,6 +20,20 @@ interface Endpoint
     CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes, int dscp);
 
     /**
+     * Start a flow with a deadline; an endpoint that knows nothing of deadlines starts it as any other.
+     *
+     * @param destinationHost the receiver.
+     * @param sizeBytes       its size.
+     * @param dscp            the DSCP of its data packets, 0 to 63.
+     * @param deadlineNs      the time it has to complete from now; 0 for none.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    default CompletableFuture<FlowRecord> send(int destinationHost, long sizeBytes, int dscp, long deadlineNs)
+    {
+        return send(destinationHost, sizeBytes, dscp);
+    }
+
+    /**
      * Do what is due at the clock's time.
      *
      * @return work done.

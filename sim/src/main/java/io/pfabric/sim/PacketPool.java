@@ -1,5 +1,6 @@
 package io.pfabric.sim;
 
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -27,6 +28,7 @@ final class PacketPool
     private static final int LENGTH_MASK = 0xFF_FFFF;
     private static final int DSCP_SHIFT = 56;
     private static final int DSCP_MASK = 0x3F;
+    private static final long DEADLINE_BIT = 1L << 62;
 
     private UnsafeBuffer[] frames = new UnsafeBuffer[1024];
     private long[] descriptions = new long[STRIDE * 1024];
@@ -69,6 +71,12 @@ final class PacketPool
     int dscp(final int packet)
     {
         return (int)(descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] >>> DSCP_SHIFT) & DSCP_MASK;
+    }
+
+    int pfabricFlags(final int packet)
+    {
+        return 0 != (descriptions[STRIDE * packet + LENGTH_AND_DESTINATION] & DEADLINE_BIT) ?
+            PfabricHeaderFlyweight.FLAG_DEADLINE : 0;
     }
 
     int destination(final int packet)
@@ -117,12 +125,19 @@ final class PacketPool
     void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
         final int payloadLength, final int contentLength, final int pathHint, final int dscp)
     {
+        describe(packet, length, destination, priority, flowId, payloadLength, contentLength, pathHint, dscp, 0);
+    }
+
+    void describe(final int packet, final int length, final int destination, final long priority, final long flowId,
+        final int payloadLength, final int contentLength, final int pathHint, final int dscp, final int pfabricFlags)
+    {
         final int base = STRIDE * packet;
         final long[] d = descriptions;
         d[base + PRIORITY] = priority;
         d[base + FLOW_ID] = flowId;
         d[base + LENGTH_AND_DESTINATION] = ((long)(dscp & DSCP_MASK) << DSCP_SHIFT) |
-            ((long)(length & LENGTH_MASK) << 32) | (destination & 0xFFFF_FFFFL);
+            ((long)(length & LENGTH_MASK) << 32) | (destination & 0xFFFF_FFFFL) |
+            (0 != (pfabricFlags & PfabricHeaderFlyweight.FLAG_DEADLINE) ? DEADLINE_BIT : 0);
         d[base + HINT_CONTENT_AND_PAYLOAD] = ((long)pathHint << 32) | ((long)(contentLength & SHORT_MASK) << 16) |
             (payloadLength & SHORT_MASK);
     }

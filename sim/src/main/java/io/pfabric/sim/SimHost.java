@@ -122,6 +122,7 @@ final class SimHost implements PacketIo
         final int payloadLength;
         int frameLength = FRAME_OVERHEAD + length;
         int pathHint = -1;
+        int pfabricFlags = 0;
         if (Simulator.Scheme.PDQ == scheme)
         {
             pdqPacket.wrap(frame, FRAME_OVERHEAD);
@@ -139,6 +140,7 @@ final class SimHost implements PacketIo
             header.wrap(frame, FRAME_OVERHEAD);
             priority = header.priority();
             flowId = header.flowId();
+            pfabricFlags = header.flags();
             final boolean data = PfabricHeaderFlyweight.TYPE_DATA == header.type();
             payloadLength = data ? header.payloadLength() : 0;
             if (data && null != sizer)
@@ -157,7 +159,8 @@ final class SimHost implements PacketIo
             flowId = frame.getLong(FRAME_OVERHEAD + 4, ByteOrder.BIG_ENDIAN);
             payloadLength = SimTcp.payloadLength(frame, FRAME_OVERHEAD, length);
         }
-        packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint, dscp);
+        packets.describe(packet, frameLength, destinationHost, priority, flowId, payloadLength, length, pathHint, dscp,
+            pfabricFlags);
         simulator.onHostSend(index, packet);
         return true;
     }

@@ -66,6 +66,23 @@ final class SimPdq implements Endpoint, PacketIo.InboundHandler, PdqSender.Trans
     }
 
     /**
+     * Start a flow with a deadline, which its sender carries in D_H (EDF at every link) and, with Early Termination,
+     * ends it by.
+     *
+     * @param destinationHost the receiver.
+     * @param sizeBytes       its size.
+     * @param dscp            not carried: PDQ's queues are drop-tail.
+     * @param deadlineNs      the time it has to complete from now; 0 for none.
+     * @return completed with the flow's record when its last byte is acknowledged; never, if Early Termination ends
+     * it.
+     */
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes, final int dscp,
+        final long deadlineNs)
+    {
+        return send(destinationHost, sizeBytes, deadlineNs > 0 ? clock.nanoTime() + deadlineNs : Long.MAX_VALUE);
+    }
+
+    /**
      * Start a flow with a deadline.
      *
      * @param destinationHost the receiver.

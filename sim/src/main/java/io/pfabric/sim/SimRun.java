@@ -1,7 +1,9 @@
 package io.pfabric.sim;
 
 import io.pfabric.analysis.IdealScheduler;
+import io.pfabric.dataplane.queue.PfabricEdfQueue;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.sim.pdq.PdqSettings;
@@ -18,7 +20,8 @@ import java.util.Locale;
 /**
  * One scheme over one trace in the simulator (or, for {@code ideal}, the flow-level Ideal scheduler on the same
  * fabric's base RTTs), written as the FCT log the emulated experiments write; with the {@code dscp} column when the
- * trace's flows are marked, so that results split per traffic class.
+ * trace's flows are marked, so that results split per traffic class, and the deadline columns when flows have
+ * deadlines.
  */
 public final class SimRun
 {
@@ -26,7 +29,7 @@ public final class SimRun
      * Schemes the simulator runs.
      */
     public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal",
-        "tcp-per-flow", "dctcp-per-flow", "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full");
+        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf", "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full");
 
     /**
      * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
@@ -112,6 +115,24 @@ public final class SimRun
         for (final WorkloadTrace.FlowSpec flow : trace)
         {
             if (0 != flow.dscp())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether any flow of a trace has a deadline: then its FCT log has the deadline columns.
+     *
+     * @param trace the flows.
+     * @return true if one has.
+     */
+    public static boolean hasDeadlines(final List<WorkloadTrace.FlowSpec> trace)
+    {
+        for (final WorkloadTrace.FlowSpec flow : trace)
+        {
+            if (flow.hasDeadline())
             {
                 return true;
             }
@@ -243,6 +264,8 @@ public final class SimRun
         {
             case "pfabric" -> new Simulator(pfabricFabric, Simulator.Scheme.PFABRIC, settings, seed);
             case "linerate" -> new Simulator(pfabricFabric, Simulator.Scheme.LINERATE, settings, seed);
+            case "pfabric-edf" -> new Simulator(fabric.withQueues(PfabricEdfQueue.NAME, 2 * fabric.bufferLength()),
+                Simulator.Scheme.PFABRIC, settings.withPriority(PriorityPolicy.DEADLINE), seed);
             case "tcp" -> new Simulator(fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH), Simulator.Scheme.TCP,
                 settings, seed);
             case "dctcp" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH), Simulator.Scheme.DCTCP,
@@ -267,7 +290,7 @@ public final class SimRun
                     virtualNs / 1e9, events, elapsedSec, done > 0 ? elapsedSec * (1 - done) / done : Double.NaN);
             });
         int incomplete = 0;
-        try (FctLogWriter writer = new FctLogWriter(log, isMarked(trace)))
+        try (FctLogWriter writer = new FctLogWriter(log, isMarked(trace), hasDeadlines(trace)))
         {
             for (int i = 0; i < trace.size(); i++)
             {
@@ -277,7 +300,7 @@ public final class SimRun
                 writer.append(flow.flowIndex(), names.get(flow.sourceHost()), names.get(flow.destinationHost()),
                     flow.sizeBytes(), flow.startNs(), null == record ? -1 : record.endNs(),
                     null == record ? 0 : record.timeouts(), null == record ? 0 : record.retransmittedBytes(), label,
-                    flow.dscp());
+                    flow.dscp(), flow.deadlineNs());
             }
         }
         return new Outcome(trace.size(), incomplete, result.events(), result.endNs(), System.nanoTime() - startNs,

@@ -1,6 +1,7 @@
 package io.pfabric.sim;
 
 import io.pfabric.dataplane.queue.EcnQueue;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 
 import java.util.Locale;
@@ -151,6 +152,18 @@ public record SimSettings(
         }
         return new SimSettings(baseRttNs, pfabric, 0 == minRtoNs ? tcpMinRtoNs : minRtoNs,
             0 == thresholdLength ? ecnThresholdLength : thresholdLength, origin + ", tcp's overridden");
+    }
+
+    /**
+     * The same settings with pFabric's packets carrying another priority.
+     *
+     * @param policy what a data packet's priority says.
+     * @return the settings.
+     */
+    public SimSettings withPriority(final PriorityPolicy policy)
+    {
+        return policy == pfabric.priorityPolicy() ? this : new SimSettings(baseRttNs,
+            pfabric.withPriorityPolicy(policy), tcpMinRtoNs, ecnThresholdLength, origin);
     }
 
     /**

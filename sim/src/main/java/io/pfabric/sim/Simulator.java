@@ -156,7 +156,6 @@ public final class Simulator
     private TransmitObserver transmitObserver;
     private final PdqSettings pdqSettings;
     private final SimPdqLinks pdqLinks;
-    private long[] deadlinesNs;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -285,20 +284,6 @@ public final class Simulator
     PdqSettings pdqSettings()
     {
         return pdqSettings;
-    }
-
-    /**
-     * Give the flows of the next run deadlines, which PDQ's senders take (Early Termination and EDF) and the other
-     * schemes ignore.
-     *
-     * @param relativeDeadlinesNs by the flow's index in the trace: its deadline after its start, or 0 for none; null
-     *                            for no deadlines.
-     * @return this.
-     */
-    public Simulator deadlines(final long[] relativeDeadlinesNs)
-    {
-        this.deadlinesNs = relativeDeadlinesNs;
-        return this;
     }
 
     /**
@@ -652,11 +637,7 @@ public final class Simulator
     private void startFlow(final int host, final WorkloadTrace.FlowSpec flow, final int index,
         final FlowRecord[] records, final int[] completed)
     {
-        final Endpoint endpoint = hosts[host].endpoint;
-        final long deadlineNs = null == deadlinesNs || 0 == deadlinesNs[index] ? Long.MAX_VALUE :
-            nowNs + deadlinesNs[index];
-        (endpoint instanceof SimPdq pdq ? pdq.send(flow.destinationHost(), flow.sizeBytes(), deadlineNs) :
-            endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp()))
+        hosts[host].endpoint.send(flow.destinationHost(), flow.sizeBytes(), flow.dscp(), flow.deadlineNs())
             .whenComplete((record, error) ->
             {
                 if (null != record)
@@ -901,7 +882,7 @@ public final class Simulator
             return;
         }
         port.queue.enqueue(packets.frame(packet), storedOffset, storedLength, packets.length(packet),
-            packets.priority(packet), packets.flowId(packet), packets.dscp(packet));
+            packets.priority(packet), packets.flowId(packet), packets.dscp(packet), packets.pfabricFlags(packet));
         if (!busy)
         {
             startTransmission(switchIndex, portIndex);

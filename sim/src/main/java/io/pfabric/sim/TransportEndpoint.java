@@ -28,6 +28,12 @@ final class TransportEndpoint implements Endpoint
         return transport.send(destinationHost, sizeBytes, dscp);
     }
 
+    public CompletableFuture<FlowRecord> send(final int destinationHost, final long sizeBytes, final int dscp,
+        final long deadlineNs)
+    {
+        return transport.send(destinationHost, sizeBytes, dscp, deadlineNs);
+    }
+
     public int poll()
     {
         lastWork = transport.poll();

@@ -312,7 +312,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final long priority = pfabric ? parser.priority() :
             FrameKind.IPV4_OTHER == kind ? DEFAULT_IP_PRIORITY : CONTROL_PRIORITY;
         final long flowId = pfabric ? parser.flowId() : parser.flowHash();
-        requeueTarget.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
+        requeueTarget.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
     }
 
     /**
@@ -395,7 +395,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         }
         final int choice = egress[at];
         ports[ports[choice].linkUp() ? choice : upAlternative(egress, at)].queue()
-            .enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
+            .enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
     }
 
     /**
@@ -455,14 +455,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             {
                 if (i != ingress)
                 {
-                    ports[i].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
+                    ports[i].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(),
+                        parser.pfabricFlags());
                 }
             }
             ports[ingress].counters().add(PortCounter.FLOODED_FRAMES, 1);
         }
         else if (egress != ingress)
         {
-            ports[egress].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp());
+            ports[egress].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(),
+                parser.pfabricFlags());
         }
     }
 

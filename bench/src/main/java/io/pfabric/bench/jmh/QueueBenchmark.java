@@ -1,9 +1,11 @@
 package io.pfabric.bench.jmh;
 
+import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.DropHandler;
 import io.pfabric.dataplane.queue.FrameHandler;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
+import io.pfabric.dataplane.queue.PfabricEdfQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.dataplane.queue.ReferencePfabricQueue;
@@ -26,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * frame, with random priorities over many flows. The enqueue copies the frame (1500 bytes unless set otherwise) into a
  * slot; the dequeue hands the port a view of the slot, as a port writing into its transmit ring would take it. Each
  * flow's frames carry the DSCP 8 × (flow mod 8), so that {@code pfabric-classes} (with its default classes, one per IP
- * precedence) spreads them evenly over eight classes; the other disciplines ignore it.
+ * precedence) spreads them evenly over eight classes, and the frames of odd flows carry the DEADLINE flag, so that
+ * {@code pfabric-edf} puts half the flows in its deadline queue; the other disciplines ignore both.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,11 +52,12 @@ public class QueueBenchmark
     private static final int MASK = ARRIVALS - 1;
 
     /**
-     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}, {@code pfabric-classes}),
+     * A discipline name ({@code pfabric}, {@code droptail}, {@code ecn}, {@code strict}, {@code pfabric-classes},
+     * {@code pfabric-edf}),
      * {@code pfabric-sorted} or
      * {@code pfabric-heaps} for a pFabric queue of that structure, or {@value #REFERENCE}.
      */
-    @Param({ "pfabric", "droptail", REFERENCE })
+    @Param({ "pfabric", "pfabric-edf", "droptail", REFERENCE })
     public String discipline;
 
     /**
@@ -74,6 +78,7 @@ public class QueueBenchmark
     private final long[] priorities = new long[ARRIVALS];
     private final long[] flowIds = new long[ARRIVALS];
     private final int[] dscps = new int[ARRIVALS];
+    private final int[] flags = new int[ARRIVALS];
     private QueueDiscipline queue;
     private ReferencePfabricQueue reference;
     private int next;
@@ -90,6 +95,7 @@ public class QueueBenchmark
             priorities[i] = random.nextLong(1L << 32);
             flowIds[i] = random.nextInt(FLOWS);
             dscps[i] = 8 * (int)(flowIds[i] % 8);
+            flags[i] = 1 == flowIds[i] % 2 ? PfabricHeaderFlyweight.FLAG_DEADLINE : 0;
         }
         final long capacityLength = (long)bufferPackets * 1500;
         if (REFERENCE.equals(discipline))
@@ -132,7 +138,8 @@ public class QueueBenchmark
      */
     public static boolean isStructureName(final String discipline)
     {
-        return discipline.startsWith(PFABRIC_STRUCTURE_PREFIX) && !PfabricClassQueue.NAME.equals(discipline);
+        return discipline.startsWith(PFABRIC_STRUCTURE_PREFIX) && !PfabricClassQueue.NAME.equals(discipline) &&
+            !PfabricEdfQueue.NAME.equals(discipline);
     }
 
     /**
@@ -165,7 +172,7 @@ public class QueueBenchmark
         }
         else
         {
-            queue.enqueue(frame, 0, frameLength, frameLength, priorities[i], flowIds[i], dscps[i]);
+            queue.enqueue(frame, 0, frameLength, frameLength, priorities[i], flowIds[i], dscps[i], flags[i]);
         }
     }
 }

@@ -34,7 +34,8 @@ public record PortSpec(
     /**
      * The queue disciplines a port may name.
      */
-    public static final List<String> DISCIPLINES = List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes");
+    public static final List<String> DISCIPLINES =
+        List.of("pfabric", "droptail", "ecn", "strict", "pfabric-classes", "pfabric-edf");
 
     /**
      * Longest Linux interface name: {@code IFNAMSIZ} less the terminating NUL.

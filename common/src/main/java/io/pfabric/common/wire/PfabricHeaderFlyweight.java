@@ -17,7 +17,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
- *  |Version|  Type |   Flags |I|F|P|         Header Length         |  0
+ *  |Version|  Type | Flags |D|I|F|P|         Header Length         |  0
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  *  |              Priority (u32, smaller is more urgent)           |  4
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
@@ -44,7 +44,9 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * Flags: P is {@link #FLAG_PATH} (the path hint names the spine to use), F is {@link #FLAG_FIN} (last segment of the
  * flow), I is {@link #FLAG_INCARNATION} (an ACK whose bytes 20 to 23 hold the incarnation of the receiving host's
  * transport, u16, and two zero bytes, in place of the flow size; set by every ACK of this version, absent from ACKs of
- * earlier ones, whose flow size no receiver of an ACK reads). The header length is {@link #HEADER_LENGTH} for
+ * earlier ones, whose flow size no receiver of an ACK reads), D is {@link #FLAG_DEADLINE} (a DATA or PROBE packet whose
+ * priority is its flow's deadline, in microseconds, rather than a size: a switch that keeps deadline traffic apart,
+ * {@code pfabric-edf}, queues it with the deadlines). The header length is {@link #HEADER_LENGTH} for
  * DATA, PROBE and CONTROL, and {@code 32 + 8 × SACK count} for ACK. The checksum is CRC32C over header length + payload length bytes with the checksum field taken as zero.
  * <p>
  * The switch reads the priority of every packet with {@link #priorityAtFrameOffset(DirectBuffer, int, int)} at
@@ -120,6 +122,12 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
      * receiver restarted while the flow was in flight.
      */
     public static final int FLAG_INCARNATION = 0x04;
+
+    /**
+     * Flag bit 3, DATA and PROBE: the priority is the flow's deadline in microseconds (pFabric-EDF), not a size, so
+     * that a switch keeping deadline traffic in a queue of its own can tell the two units apart.
+     */
+    public static final int FLAG_DEADLINE = 0x08;
 
     /**
      * Largest priority number, the least urgent; larger values saturate to it.
@@ -385,6 +393,28 @@ public final class PfabricHeaderFlyweight extends HeaderFlyweight
     {
         final int flags = flags();
         return flags(value ? flags | FLAG_INCARNATION : flags & ~FLAG_INCARNATION);
+    }
+
+    /**
+     * Whether the DEADLINE flag is set: the priority is a deadline in microseconds.
+     *
+     * @return true if the flag is set.
+     */
+    public boolean deadlineFlag()
+    {
+        return 0 != (flags() & FLAG_DEADLINE);
+    }
+
+    /**
+     * Set or clear the DEADLINE flag, keeping the other flags.
+     *
+     * @param value true to set the flag.
+     * @return this for a fluent API.
+     */
+    public PfabricHeaderFlyweight deadlineFlag(final boolean value)
+    {
+        final int flags = flags();
+        return flags(value ? flags | FLAG_DEADLINE : flags & ~FLAG_DEADLINE);
     }
 
     /**

@@ -149,6 +149,7 @@ class WireLayoutTest
         assertEquals(0x01, PfabricHeaderFlyweight.FLAG_PATH);
         assertEquals(0x02, PfabricHeaderFlyweight.FLAG_FIN);
         assertEquals(0x04, PfabricHeaderFlyweight.FLAG_INCARNATION);
+        assertEquals(0x08, PfabricHeaderFlyweight.FLAG_DEADLINE);
         assertEquals(0, PfabricHeaderFlyweight.VERSION_TYPE_FIELD_OFFSET);
         assertEquals(1, PfabricHeaderFlyweight.FLAGS_FIELD_OFFSET);
         assertEquals(2, PfabricHeaderFlyweight.HEADER_LENGTH_FIELD_OFFSET);
@@ -208,6 +209,9 @@ class WireLayoutTest
         assertTrue(header.incarnationFlag());
         assertEquals(0xABCD, header.receiverIncarnation());
         assertFalse(header.incarnationFlag(false).incarnationFlag());
+        assertTrue(header.deadlineFlag(true).deadlineFlag());
+        assertBytes(1, PfabricHeaderFlyweight.FLAG_DEADLINE);
+        assertFalse(header.deadlineFlag(false).deadlineFlag());
     }
 
     @Test

@@ -18,7 +18,9 @@ public enum DisciplineKind
     /** {@link StrictPriorityQueue} with {@link StrictPriorityQueue#DEFAULT_THRESHOLDS}, on pFabric's buffer size. */
     STRICT(StrictPriorityQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH),
     /** {@link PfabricClassQueue} with {@link TrafficClasses#DEFAULT} unless given classes, on pFabric's buffer size. */
-    PFABRIC_CLASSES(PfabricClassQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH);
+    PFABRIC_CLASSES(PfabricClassQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH),
+    /** {@link PfabricEdfQueue}: a deadline queue and another, half the buffer each (two of pFabric's). */
+    PFABRIC_EDF(PfabricEdfQueue.NAME, PfabricEdfQueue.DEFAULT_CAPACITY_LENGTH);
 
     private final String cliName;
     private final long defaultCapacityLength;
@@ -97,6 +99,7 @@ public enum DisciplineKind
             case STRICT -> new StrictPriorityQueue(
                 capacityLength, maxFrameLength, maxStoredLength, StrictPriorityQueue.DEFAULT_THRESHOLDS);
             case PFABRIC_CLASSES -> new PfabricClassQueue(capacityLength, maxFrameLength, maxStoredLength, classes);
+            case PFABRIC_EDF -> new PfabricEdfQueue(capacityLength, maxFrameLength, maxStoredLength);
         };
     }
 
@@ -118,6 +121,6 @@ public enum DisciplineKind
             }
         }
         throw new IllegalArgumentException(
-            "unknown discipline '" + name + "'; expected one of pfabric, droptail, ecn, strict, pfabric-classes");
+            "unknown discipline '" + name + "'; expected one of pfabric, droptail, ecn, strict, pfabric-classes, pfabric-edf");
     }
 }

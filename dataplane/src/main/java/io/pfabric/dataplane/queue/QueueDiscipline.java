@@ -29,6 +29,7 @@ public abstract class QueueDiscipline
     public static final long MAX_PRIORITY = 0xFFFF_FFFFL;
 
     private static final int DSCP_MASK = 0x3F;
+    private static final int FLAGS_MASK = 0xFF;
 
     protected final PacketSlab slab;
     protected final QueueCounters counters = new QueueCounters();
@@ -40,6 +41,7 @@ public abstract class QueueDiscipline
     private DropHandler dropHandler = DropHandler.NONE;
     private int arrivalStoredLength;
     private int arrivalDscp;
+    private int arrivalFlags;
 
     /**
      * Allocate the buffer.
@@ -149,6 +151,33 @@ public abstract class QueueDiscipline
         final long flowId,
         final int dscp)
     {
+        return enqueue(src, srcOffset, storedLength, length, priority, flowId, dscp, 0);
+    }
+
+    /**
+     * Offer a frame with the DSCP of its IPv4 header and the flags of its pFabric header, which a discipline that
+     * keeps deadline traffic apart ({@link PfabricEdfQueue}) reads; the other disciplines ignore them.
+     *
+     * @param src          holding the frame.
+     * @param srcOffset    of the frame in src.
+     * @param storedLength bytes of the frame to copy, 1 to {@code length} and at most the queue's stored length.
+     * @param length       of the whole frame in bytes.
+     * @param priority     smaller is more urgent; saturated to [0, {@link #MAX_PRIORITY}].
+     * @param flowId       identity of the frame's flow.
+     * @param dscp         the frame's IPv4 DSCP, 0 to 63; 0 for a frame that is not IPv4.
+     * @param pfabricFlags the flags byte of its pFabric header; 0 for a frame that is not pFabric.
+     * @return true if the frame was buffered, false if it was dropped.
+     */
+    public final boolean enqueue(
+        final DirectBuffer src,
+        final int srcOffset,
+        final int storedLength,
+        final int length,
+        final long priority,
+        final long flowId,
+        final int dscp,
+        final int pfabricFlags)
+    {
         if (length <= 0 || length > maxFrameLength || storedLength <= 0 || storedLength > length ||
             storedLength > maxStoredLength)
         {
@@ -157,6 +186,7 @@ public abstract class QueueDiscipline
         }
         arrivalStoredLength = storedLength;
         arrivalDscp = dscp & DSCP_MASK;
+        arrivalFlags = pfabricFlags & FLAGS_MASK;
         final long saturated = priority < 0 ? 0 : Math.min(priority, MAX_PRIORITY);
         return onEnqueue(src, srcOffset, length, saturated, flowId);
     }
@@ -269,6 +299,17 @@ public abstract class QueueDiscipline
     protected final int arrivalDscp()
     {
         return arrivalDscp;
+    }
+
+    /**
+     * pFabric header flags of the frame being offered, for {@link #onEnqueue}: as given to
+     * {@link #enqueue(DirectBuffer, int, int, int, long, long, int, int)}, else 0.
+     *
+     * @return the 8-bit flags.
+     */
+    protected final int arrivalFlags()
+    {
+        return arrivalFlags;
     }
 
     /**

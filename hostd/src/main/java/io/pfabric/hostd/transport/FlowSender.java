@@ -10,7 +10,10 @@ import java.util.BitSet;
  *     <li>The flow starts at line rate: the window opens at the initial window (about one BDP) and grows as TCP's
  *     does, +1 packet per ACK of new data below the slow-start threshold and +1/window above it, up to the cap.</li>
  *     <li>Each packet carries the priority of the {@link PriorityPolicy}; with remaining size, the bytes neither
- *     cumulatively acknowledged nor SACKed.</li>
+ *     cumulatively acknowledged nor SACKed. With deadlines (pFabric-EDF), a flow that has one carries it, in
+ *     microseconds since the deadline epoch, with the DEADLINE flag, until it can no longer finish in time at line
+ *     rate: from then on it carries the least urgent priority and no flag (its packets leave the deadline queue);
+ *     a flow without one keeps its remaining size.</li>
  *     <li>Loss is found only by the fixed timeout, restarted by each ACK of new data. On a timeout the slow-start
  *     threshold becomes half the window (at least 2), the window 1, every packet in flight is taken as lost and
  *     sending resumes at the first unacknowledged byte, skipping SACKed segments.</li>
@@ -43,8 +46,13 @@ public final class FlowSender
     private final long sizeBytes;
     private final int segmentCount;
     private final long startNs;
-    private final long deadlineUs;
+    private long deadlineUs;
+    private long deadlineNs;
     private final int dscp;
+    private long deadlineEpochNs;
+    private double lineRateNsPerByte;
+    private boolean demoted;
+    private long sentOnceBytes;
     private final BitSet acked;
     private final BitSet inFlight;
     private final BitSet everSent;
@@ -74,7 +82,9 @@ public final class FlowSender
      * @param destinationHost index of the receiving host.
      * @param sizeBytes       bytes to deliver, 1 to 2^32 - 1.
      * @param startNs         when the flow arrived.
-     * @param deadlineUs      for {@link PriorityPolicy#DEADLINE}, microseconds since the transport started; else 0.
+     * @param deadlineUs      the flow's deadline in microseconds since the deadline epoch
+     *                        ({@link #deadlineClock(long, long)}), which {@link PriorityPolicy#DEADLINE} puts in its
+     *                        packets; 0 for a flow without one.
      */
     public FlowSender(
         final TransportConfiguration configuration,
@@ -95,7 +105,7 @@ public final class FlowSender
      * @param destinationHost index of the receiving host.
      * @param sizeBytes       bytes to deliver, 1 to 2^32 - 1.
      * @param startNs         when the flow arrived.
-     * @param deadlineUs      for {@link PriorityPolicy#DEADLINE}, microseconds since the transport started; else 0.
+     * @param deadlineUs      the flow's deadline in microseconds since the deadline epoch, 0 for a flow without one.
      * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
      */
     public FlowSender(
@@ -110,6 +120,10 @@ public final class FlowSender
         if (dscp < 0 || dscp > MAX_DSCP)
         {
             throw new IllegalArgumentException("DSCP must be 0 to 63: " + dscp);
+        }
+        if (deadlineUs < 0)
+        {
+            throw new IllegalArgumentException("a deadline is positive, or 0 for none: " + deadlineUs);
         }
         if (sizeBytes < 1 || sizeBytes > PfabricHeaderFlyweight.MAX_PRIORITY)
         {
@@ -186,6 +200,12 @@ public final class FlowSender
      */
     public void nextPacket(final long nowNs, final OutboundPacket out)
     {
+        if (hasDeadline() && !demoted && lineRateNsPerByte > 0 &&
+            nowNs + (sizeBytes - ackedBytes) * lineRateNsPerByte >
+                (deadlineNs > 0 ? startNs + deadlineNs : deadlineEpochNs + deadlineUs * 1_000.0))
+        {
+            demoted = true;
+        }
         if (probeMode)
         {
             probeDue = false;
@@ -193,6 +213,7 @@ public final class FlowSender
             out.offsetBytes = (long)cumulativeSegments * configuration.segmentLength();
             out.payloadLength = 1;
             out.priority = priority();
+            out.deadline = isDeadlineClass();
             out.fin = false;
         }
         else
@@ -206,11 +227,16 @@ public final class FlowSender
             {
                 retransmittedBytes += length;
             }
+            out.priority = priority();
+            out.deadline = isDeadlineClass();
+            if (!everSent.get(segment))
+            {
+                sentOnceBytes += length;
+            }
             everSent.set(segment);
             out.type = PfabricHeaderFlyweight.TYPE_DATA;
             out.offsetBytes = (long)segment * configuration.segmentLength();
             out.payloadLength = length;
-            out.priority = priority();
             out.fin = segment == segmentCount - 1;
         }
         packetsSent++;
@@ -365,9 +391,97 @@ public final class FlowSender
         {
             case REMAINING_SIZE -> sizeBytes - ackedBytes;
             case FLOW_SIZE -> sizeBytes;
-            case DEADLINE -> deadlineUs;
+            case BYTES_SENT -> sentOnceBytes;
+            case DEADLINE -> !hasDeadline() ? sizeBytes - ackedBytes :
+                demoted ? PfabricHeaderFlyweight.MAX_PRIORITY : deadlineUs;
         };
         return Math.min(Math.max(value, 0), PfabricHeaderFlyweight.MAX_PRIORITY);
+    }
+
+    /**
+     * Set the clock of the deadline: the time its microseconds count from, and the line rate at which the flow is
+     * demoted once its remaining bytes could no longer arrive in time. Without it a flow is never demoted.
+     *
+     * @param epochNs            the time, on the clock the flow is driven by, of deadline microsecond 0.
+     * @param linkRateBitsPerSec the host's line rate.
+     * @return this.
+     */
+    public FlowSender deadlineClock(final long epochNs, final long linkRateBitsPerSec)
+    {
+        this.deadlineEpochNs = epochNs;
+        this.lineRateNsPerByte = linkRateBitsPerSec > 0 ? 8e9 / linkRateBitsPerSec : 0;
+        return this;
+    }
+
+    /**
+     * Give the flow a deadline relative to its start, with the clock of {@link #deadlineClock(long, long)}: its
+     * packets carry it as microseconds since the epoch, rounded up.
+     *
+     * @param newDeadlineNs      the time the flow has to complete from its start; 0 for none.
+     * @param epochNs            the time, on the clock the flow is driven by, of deadline microsecond 0.
+     * @param linkRateBitsPerSec the host's line rate.
+     * @return this.
+     */
+    public FlowSender deadline(final long newDeadlineNs, final long epochNs, final long linkRateBitsPerSec)
+    {
+        if (newDeadlineNs < 0)
+        {
+            throw new IllegalArgumentException("a deadline is positive, or 0 for none: " + newDeadlineNs);
+        }
+        this.deadlineNs = newDeadlineNs;
+        this.deadlineUs = 0 == newDeadlineNs ? 0 : Math.max(1, Math.ceilDiv(startNs + newDeadlineNs - epochNs, 1_000));
+        return deadlineClock(epochNs, linkRateBitsPerSec);
+    }
+
+    /**
+     * The time the flow has to complete from its start, as given to {@link #deadline(long, long, long)}.
+     *
+     * @return nanoseconds, 0 for none (or for a deadline given only in microseconds to the constructor).
+     */
+    public long deadlineNs()
+    {
+        return deadlineNs;
+    }
+
+    /**
+     * Whether the flow has a deadline.
+     *
+     * @return true if it was given one.
+     */
+    public boolean hasDeadline()
+    {
+        return deadlineUs > 0;
+    }
+
+    /**
+     * The flow's deadline.
+     *
+     * @return microseconds since the deadline epoch, 0 for none.
+     */
+    public long deadlineUs()
+    {
+        return deadlineUs;
+    }
+
+    /**
+     * Whether the flow has been demoted: it has a deadline it can no longer meet at line rate.
+     *
+     * @return true once demoted.
+     */
+    public boolean isDemoted()
+    {
+        return demoted;
+    }
+
+    /**
+     * Whether the flow's packets go with the deadline traffic (the DEADLINE flag): under
+     * {@link PriorityPolicy#DEADLINE}, a flow with a deadline not demoted.
+     *
+     * @return true if they do.
+     */
+    public boolean isDeadlineClass()
+    {
+        return PriorityPolicy.DEADLINE == configuration.priorityPolicy() && hasDeadline() && !demoted;
     }
 
     private int nextSendableSegment()

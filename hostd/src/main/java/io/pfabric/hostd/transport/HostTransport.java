@@ -74,6 +74,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     private long flowCounter;
     private int incarnation;
     private long nowNs;
+    private long deadlineEpochNs;
+    private final long linkRateBitsPerSec;
     private boolean closed;
 
     /**
@@ -151,10 +153,12 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         this.listener = listener;
         final PacketWriter writer = new PacketWriter();
         this.egress = new Egress(io, writer.buffer(), linkRateBitsPerSec, pacingLeadNs, wireOverheadLength, counters);
+        this.linkRateBitsPerSec = linkRateBitsPerSec;
         this.transmitter = new Transmitter(flows, scheduler, writer, egress, counters);
         this.receivers = new ReceiverDemux(writer, egress, listener, counters, keepPayload);
         this.receivers.idleTimeoutNs(RECEIVER_IDLE_TIMEOUT_NS);
         this.nowNs = clock.nanoTime();
+        this.deadlineEpochNs = nowNs;
     }
 
     /**
@@ -209,17 +213,48 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     /**
-     * Send a message of a given size with a deadline, for {@link PriorityPolicy#DEADLINE}.
+     * Send a message of a given size whose content does not matter, with a DSCP and a deadline: the time it has to
+     * complete from now. Under {@link PriorityPolicy#DEADLINE} its packets carry the deadline (pFabric-EDF); under
+     * every policy its record says whether it met it.
      *
      * @param destinationHost index of the receiving host.
      * @param sizeBytes       1 to 2^32 - 1.
-     * @param deadlineUs      microseconds since the transport started.
+     * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @param deadlineNs      the time it has to complete from now; 0 for none.
      * @return completed with the flow's record when its last byte is acknowledged.
      */
-    public CompletableFuture<FlowRecord> sendWithDeadline(
-        final int destinationHost, final long sizeBytes, final long deadlineUs)
+    public CompletableFuture<FlowRecord> send(
+        final int destinationHost, final long sizeBytes, final int dscp, final long deadlineNs)
     {
-        return enqueue(destinationHost, sizeBytes, null, deadlineUs, 0);
+        return enqueue(destinationHost, sizeBytes, null, deadlineNs, dscp);
+    }
+
+    /**
+     * Send a message with a DSCP and a deadline: the time it has to complete from now.
+     *
+     * @param destinationHost index of the receiving host.
+     * @param payload         the message, 1 byte or more; not to be changed until the future completes.
+     * @param dscp            IPv4 DSCP of the flow's data packets, 0 to 63.
+     * @param deadlineNs      the time it has to complete from now; 0 for none.
+     * @return completed with the flow's record when its last byte is acknowledged.
+     */
+    public CompletableFuture<FlowRecord> send(
+        final int destinationHost, final byte[] payload, final int dscp, final long deadlineNs)
+    {
+        return enqueue(destinationHost, payload.length, payload, deadlineNs, dscp);
+    }
+
+    /**
+     * Set the deadline epoch: the time deadlines count their microseconds from in packets. Switches compare the
+     * deadlines of different hosts, so the hosts of one fabric must share it (the start of a workload run, on a
+     * clock they share); by default it is the transport's start. Any thread; flows started after it use it.
+     *
+     * @param epochNs a time on the transport's clock.
+     * @return false if the command queue is full.
+     */
+    public boolean deadlineEpochNs(final long epochNs)
+    {
+        return commands.offer(() -> deadlineEpochNs = epochNs);
     }
 
     /**
@@ -279,7 +314,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
     }
 
     private CompletableFuture<FlowRecord> enqueue(
-        final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineUs, final int dscp)
+        final int destinationHost, final long sizeBytes, final byte[] payload, final long deadlineNs, final int dscp)
     {
         final CompletableFuture<FlowRecord> future = new CompletableFuture<>();
         if (destinationHost < 0 || destinationHost == localHost)
@@ -298,8 +333,14 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             future.completeExceptionally(new IllegalArgumentException("DSCP out of range (0 to 63): " + dscp));
             return future;
         }
+        if (deadlineNs < 0)
+        {
+            future.completeExceptionally(new IllegalArgumentException("a deadline is positive, or 0 for none: " +
+                deadlineNs));
+            return future;
+        }
         final long arrivalNs = clock.nanoTime();
-        if (!commands.offer(() -> start(destinationHost, sizeBytes, payload, deadlineUs, dscp, arrivalNs, future)))
+        if (!commands.offer(() -> start(destinationHost, sizeBytes, payload, deadlineNs, dscp, arrivalNs, future)))
         {
             future.completeExceptionally(new IllegalStateException("too many sends waiting for the transport"));
         }
@@ -311,7 +352,7 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final int destinationHost,
         final long sizeBytes,
         final byte[] payload,
-        final long deadlineUs,
+        final long deadlineNs,
         final int dscp,
         final long arrivalNs,
         final CompletableFuture<FlowRecord> future)
@@ -322,8 +363,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
             return;
         }
         final long flowId = PfabricHeaderFlyweight.flowId(localHost, incarnation, flowCounter++);
-        final FlowSender sender =
-            new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, deadlineUs, dscp);
+        final FlowSender sender = new FlowSender(configuration, flowId, destinationHost, sizeBytes, arrivalNs, 0, dscp)
+            .deadline(deadlineNs, deadlineEpochNs, linkRateBitsPerSec);
         final int slot = flows.add(sender, payload, future);
         scheduler.refresh(slot, sender);
         counters.flowsStarted++;
@@ -621,7 +662,8 @@ public final class HostTransport implements Agent, PacketIo.InboundHandler
         final FlowSender sender = flows.sender(slot);
         scheduler.remove(slot);
         final FlowRecord record = new FlowRecord(sender.flowId(), localHost, sender.destinationHost(),
-            sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes());
+            sender.sizeBytes(), sender.startNs(), endNs, sender.timeouts(), sender.retransmittedBytes(),
+            sender.deadlineNs());
         final CompletableFuture<FlowRecord> future = flows.remove(slot);
         if (record.isComplete())
         {

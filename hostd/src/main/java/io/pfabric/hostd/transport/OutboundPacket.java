@@ -12,6 +12,7 @@ public final class OutboundPacket
     long offsetBytes;
     int payloadLength;
     long priority;
+    boolean deadline;
     boolean fin;
 
     /**
@@ -52,6 +53,16 @@ public final class OutboundPacket
     public long priority()
     {
         return priority;
+    }
+
+    /**
+     * Whether the priority is a deadline (the DEADLINE flag).
+     *
+     * @return true for a packet of a deadline flow not demoted.
+     */
+    public boolean deadline()
+    {
+        return deadline;
     }
 
     /**

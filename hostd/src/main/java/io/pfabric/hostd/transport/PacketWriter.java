@@ -54,6 +54,7 @@ final class PacketWriter
             .type(outbound.type())
             .flags(0)
             .finFlag(outbound.fin())
+            .deadlineFlag(outbound.deadline())
             .pathFlag(pathHint >= 0)
             .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH)
             .priority(outbound.priority())

@@ -102,7 +102,8 @@ final class SendScheduler
             {
                 rounds.activate(trafficClass);
             }
-            heap.upsert(slot, (sender.priority() << 31) | (arrivalOrder(sender) & SEQUENCE_MASK));
+            final long key = (sender.priority() << 31) | (arrivalOrder(sender) & SEQUENCE_MASK);
+            heap.upsert(slot, sender.isDeadlineClass() ? key | Long.MIN_VALUE : key);
         }
         else
         {

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * A workload trace as CSV, hosts by name: {@code flow_id,src,dst,size_bytes,start_ns}, one flow per row in order of
  * start, so that every scheme of an experiment (and Ideal) replays the same arrivals; a trace with flows of other
- * DSCPs than 0 has a sixth column, {@code dscp}.
+ * DSCPs than 0 has a column {@code dscp}, and a trace with deadlines a last column {@code deadline_ns} (the time a
+ * flow has to complete from its start, empty for a flow without one), so that traces without either read as before.
  */
 public final class TraceFile
 {
@@ -28,6 +29,11 @@ public final class TraceFile
      * The header row of a trace with DSCPs.
      */
     public static final String HEADER_WITH_DSCP = HEADER + ",dscp";
+
+    /**
+     * The last column of a trace with deadlines.
+     */
+    public static final String DEADLINE_COLUMN = "deadline_ns";
 
     private TraceFile()
     {
@@ -47,7 +53,8 @@ public final class TraceFile
         try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
             final boolean withDscp = flows.stream().anyMatch(flow -> 0 != flow.dscp());
-            writer.write(withDscp ? HEADER_WITH_DSCP : HEADER);
+            final boolean withDeadlines = flows.stream().anyMatch(WorkloadTrace.FlowSpec::hasDeadline);
+            writer.write((withDscp ? HEADER_WITH_DSCP : HEADER) + (withDeadlines ? "," + DEADLINE_COLUMN : ""));
             writer.newLine();
             for (final WorkloadTrace.FlowSpec flow : flows)
             {
@@ -56,6 +63,10 @@ public final class TraceFile
                 if (withDscp)
                 {
                     writer.write("," + flow.dscp());
+                }
+                if (withDeadlines)
+                {
+                    writer.write("," + (flow.hasDeadline() ? Long.toString(flow.deadlineNs()) : ""));
                 }
                 writer.newLine();
             }
@@ -85,12 +96,15 @@ public final class TraceFile
             final String header = reader.readLine();
             number = 1;
             final String trimmed = null == header ? null : header.trim();
-            if (!HEADER.equals(trimmed) && !HEADER_WITH_DSCP.equals(trimmed))
+            final String suffix = "," + DEADLINE_COLUMN;
+            final boolean withDeadlines = null != trimmed && trimmed.endsWith(suffix);
+            final String columns = withDeadlines ? trimmed.substring(0, trimmed.length() - suffix.length()) : trimmed;
+            if (!HEADER.equals(columns) && !HEADER_WITH_DSCP.equals(columns))
             {
                 throw new IllegalArgumentException(file + ":1: expected the header '" + HEADER + "' or '" +
-                    HEADER_WITH_DSCP + "'");
+                    HEADER_WITH_DSCP + "', either followed by '" + suffix + "'");
             }
-            final int fieldCount = HEADER.equals(trimmed) ? 5 : 6;
+            final int fieldCount = HEADER.equals(columns) ? 5 : 6;
             String line;
             while (null != (line = reader.readLine()))
             {
@@ -99,7 +113,7 @@ public final class TraceFile
                 {
                     continue;
                 }
-                flows.add(parse(line, fieldCount, indices, file + ":" + number + ": "));
+                flows.add(parse(line, fieldCount, withDeadlines, indices, file + ":" + number + ": "));
             }
         }
         catch (final CharacterCodingException ex)
@@ -167,13 +181,14 @@ public final class TraceFile
         return new IllegalArgumentException(file + ":" + (before + 1) + ": not UTF-8 text");
     }
 
-    private static WorkloadTrace.FlowSpec parse(final String line, final int fieldCount,
+    private static WorkloadTrace.FlowSpec parse(final String line, final int fieldCount, final boolean withDeadlines,
         final Map<String, Integer> indices, final String where)
     {
-        final String[] fields = line.trim().split(",");
-        if (fieldCount != fields.length)
+        final String[] fields = line.trim().split(",", -1);
+        final int expected = fieldCount + (withDeadlines ? 1 : 0);
+        if (expected != fields.length)
         {
-            throw new IllegalArgumentException(where + "expected " + fieldCount + " fields, got " + fields.length);
+            throw new IllegalArgumentException(where + "expected " + expected + " fields, got " + fields.length);
         }
         final Integer source = indices.get(fields[1]);
         final Integer destination = indices.get(fields[2]);
@@ -200,7 +215,13 @@ public final class TraceFile
             {
                 throw new IllegalArgumentException(where + "a DSCP is 0 to 63, not " + dscp);
             }
-            return new WorkloadTrace.FlowSpec(flowIndex, source, destination, sizeBytes, startNs, dscp);
+            final String deadline = withDeadlines ? fields[fieldCount] : "";
+            final long deadlineNs = deadline.isEmpty() ? 0 : Long.parseLong(deadline);
+            if (!deadline.isEmpty() && deadlineNs <= 0)
+            {
+                throw new IllegalArgumentException(where + "a deadline is positive, or empty for none: " + deadline);
+            }
+            return new WorkloadTrace.FlowSpec(flowIndex, source, destination, sizeBytes, startNs, dscp, deadlineNs);
         }
         catch (final NumberFormatException ex)
         {

@@ -122,13 +122,14 @@ public final class WorkloadRunner
         long logged = 0;
         int index = 0;
         long lastStartNs = originNs;
+        host.deadlineEpochNs(originNs);
         while (!stopping)
         {
             final long nowNs = System.nanoTime();
             while (index < mine.size() && mine.get(index).startNs() <= nowNs - originNs)
             {
                 final WorkloadTrace.FlowSpec flow = mine.get(index++);
-                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes(), flow.dscp())
+                host.send(host.hostName(flow.destinationHost()), flow.sizeBytes(), flow.dscp(), flow.deadlineNs())
                     .whenComplete((record, error) -> onFinished(flow, nowNs, record, error));
                 started++;
                 lastStartNs = nowNs;
@@ -193,11 +194,11 @@ public final class WorkloadRunner
         if (null == record)
         {
             log.append(flow.flowIndex(), host.hostName(flow.sourceHost()), host.hostName(flow.destinationHost()),
-                flow.sizeBytes(), finished.startNs(), -1, 0, 0, scheme, flow.dscp());
+                flow.sizeBytes(), finished.startNs(), -1, 0, 0, scheme, flow.dscp(), flow.deadlineNs());
             return;
         }
         log.append(flow.flowIndex(), host.hostName(record.sourceHost()), host.hostName(record.destinationHost()),
             record.sizeBytes(), record.startNs(), record.endNs(), record.timeouts(), record.retransmittedBytes(),
-            scheme, flow.dscp());
+            scheme, flow.dscp(), flow.deadlineNs());
     }
 }

@@ -23,11 +23,30 @@ public final class WorkloadTrace
      * @param sizeBytes       whole 1460-byte packets.
      * @param startNs         arrival time from the start of the run.
      * @param dscp            IPv4 DSCP of the flow's packets, its traffic class at switches that have classes.
+     * @param deadlineNs      time the flow has to complete, from its start; 0 if it has no deadline.
      */
-    public record FlowSpec(long flowIndex, int sourceHost, int destinationHost, long sizeBytes, long startNs, int dscp)
+    public record FlowSpec(long flowIndex, int sourceHost, int destinationHost, long sizeBytes, long startNs, int dscp,
+        long deadlineNs)
     {
         /**
-         * A flow of DSCP 0.
+         * A flow without a deadline.
+         *
+         * @param flowIndex       position in the trace, in order of start.
+         * @param sourceHost      index of the sending host.
+         * @param destinationHost index of the receiving host.
+         * @param sizeBytes       whole 1460-byte packets.
+         * @param startNs         arrival time from the start of the run.
+         * @param dscp            IPv4 DSCP of the flow's packets.
+         */
+        public FlowSpec(
+            final long flowIndex, final int sourceHost, final int destinationHost, final long sizeBytes,
+            final long startNs, final int dscp)
+        {
+            this(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, dscp, 0);
+        }
+
+        /**
+         * A flow of DSCP 0 without a deadline.
          *
          * @param flowIndex       position in the trace, in order of start.
          * @param sourceHost      index of the sending host.
@@ -39,7 +58,50 @@ public final class WorkloadTrace
             final long flowIndex, final int sourceHost, final int destinationHost, final long sizeBytes,
             final long startNs)
         {
-            this(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, 0);
+            this(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, 0, 0);
+        }
+
+        /**
+         * A flow's deadline must not be negative.
+         */
+        public FlowSpec
+        {
+            if (deadlineNs < 0)
+            {
+                throw new IllegalArgumentException("a deadline is positive, or 0 for none: " + deadlineNs);
+            }
+        }
+
+        /**
+         * Whether the flow has a deadline.
+         *
+         * @return true if it has one.
+         */
+        public boolean hasDeadline()
+        {
+            return deadlineNs > 0;
+        }
+
+        /**
+         * The same flow with another DSCP.
+         *
+         * @param newDscp the DSCP.
+         * @return the flow marked.
+         */
+        public FlowSpec withDscp(final int newDscp)
+        {
+            return new FlowSpec(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, newDscp, deadlineNs);
+        }
+
+        /**
+         * The same flow with a deadline.
+         *
+         * @param newDeadlineNs time it has to complete from its start, 0 for none.
+         * @return the flow.
+         */
+        public FlowSpec withDeadline(final long newDeadlineNs)
+        {
+            return new FlowSpec(flowIndex, sourceHost, destinationHost, sizeBytes, startNs, dscp, newDeadlineNs);
         }
     }
 
@@ -196,9 +258,7 @@ public final class WorkloadTrace
             {
                 i++;
             }
-            marked.add(new FlowSpec(
-                flow.flowIndex(), flow.sourceHost(), flow.destinationHost(), flow.sizeBytes(), flow.startNs(),
-                dscps[i]));
+            marked.add(flow.withDscp(dscps[i]));
         }
         return marked;
     }

@@ -233,6 +233,85 @@ class FlowSenderTest
             TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.DEADLINE), 1, 2, 10L * MSS, 0, 777);
         byDeadline.nextPacket(0, packet);
         assertEquals(777, packet.priority());
+        assertTrue(packet.deadline(), "a deadline priority carries the DEADLINE flag");
+    }
+
+    @Test
+    void bytesSentCountsEachByteOnceBeforeThePacket()
+    {
+        final FlowSender sender = new FlowSender(
+            TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.BYTES_SENT), 1, 2, 20L * MSS, 0, 0);
+        final List<Long> priorities = new ArrayList<>();
+        while (sender.canSend())
+        {
+            sender.nextPacket(0, packet);
+            priorities.add(packet.priority());
+        }
+        assertEquals(12, priorities.size());
+        for (int i = 0; i < 12; i++)
+        {
+            assertEquals((long)i * MSS, priorities.get(i));
+        }
+        sender.onTimeout(TIMEOUT_NS);
+        sender.nextPacket(TIMEOUT_NS, packet);
+        assertEquals(0, packet.offsetBytes(), "the retransmission of the first segment");
+        assertEquals(12L * MSS, packet.priority(), "a retransmission counts no byte twice");
+    }
+
+    @Test
+    void underTheDeadlinePolicyAFlowWithoutADeadlineKeepsItsRemainingSizeAndNoFlag()
+    {
+        final FlowSender sender = new FlowSender(
+            TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.DEADLINE), 1, 2, 10L * MSS, 0, 0);
+        sender.nextPacket(0, packet);
+        assertEquals(10L * MSS, packet.priority());
+        assertFalse(packet.deadline());
+        assertFalse(sender.isDeadlineClass());
+    }
+
+    @Test
+    void aDeadlineCountsFromTheEpochInWholeMicrosecondsRoundedUp()
+    {
+        final FlowSender sender = new FlowSender(
+            TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.DEADLINE), 1, 2, 10L * MSS, 5_000_000, 0)
+            .deadline(1_000_001, 2_000_000, 10_000_000_000L);
+        assertEquals(4_001, sender.deadlineUs(), "(5 ms + 1.000001 ms - 2 ms) in us, rounded up");
+        assertEquals(1_000_001, sender.deadlineNs());
+        sender.nextPacket(5_000_000, packet);
+        assertEquals(4_001, packet.priority());
+        assertTrue(packet.deadline());
+    }
+
+    @Test
+    void aDeadlineFlowThatCannotFinishInTimeAtLineRateIsDemotedForGood()
+    {
+        final long size = 100L * MSS;
+        final long lineRateNs = size * 8 / 10;
+        final FlowSender sender = new FlowSender(
+            TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.DEADLINE), 1, 2, size, 0, 0)
+            .deadline(lineRateNs + 1_000, 0, 10_000_000_000L);
+        sender.nextPacket(1_000, packet);
+        assertTrue(packet.deadline(), "just in time: the whole flow at line rate ends at the deadline");
+        assertEquals(Math.ceilDiv(lineRateNs + 1_000, 1_000), packet.priority());
+        sender.nextPacket(1_001, packet);
+        assertFalse(packet.deadline(), "a nanosecond later it cannot make it");
+        assertEquals(PfabricHeaderFlyweight.MAX_PRIORITY, packet.priority());
+        assertTrue(sender.isDemoted());
+        ack(sender, 2_000, 99L * MSS);
+        sender.nextPacket(2_000, packet);
+        assertEquals(PfabricHeaderFlyweight.MAX_PRIORITY, packet.priority(), "demotion is for good");
+        assertFalse(packet.deadline());
+    }
+
+    @Test
+    void otherPoliciesIgnoreADeadline()
+    {
+        final FlowSender sender = new FlowSender(TransportConfiguration.PAPER, 1, 2, 10L * MSS, 0, 0)
+            .deadline(1, 0, 10_000_000_000L);
+        sender.nextPacket(1_000, packet);
+        assertEquals(10L * MSS, packet.priority());
+        assertFalse(packet.deadline());
+        assertFalse(sender.isDemoted() && sender.isDeadlineClass());
     }
 
     @Test
