@@ -59,7 +59,8 @@ import java.util.concurrent.Callable;
             "(the other flows' mean normalized FCT), also printed to stderr; progress goes to stderr. 'pfabric sim " +
             "sweep' runs several loads and schemes and draws the plot; 'pfabric sim deadlines' the deadline " +
             "experiment." },
-    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class })
+    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class,
+        SimPdqSanityCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin

@@ -276,7 +276,7 @@ public final class SimRun
                 Simulator.Scheme.DCTCP_PER_FLOW, settings, seed);
             case "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full" -> new Simulator(
                 fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH),
-                PdqSettings.forScheme(scheme, settings.baseRttNs(), pdqSpray), settings, seed);
+                PdqSettings.forScheme(scheme, settings.baseRttNs(), settings.tcpMinRtoNs(), pdqSpray), settings, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
         simulator.transmitObserver(observer);

@@ -190,9 +190,16 @@ public final class PdqLinkController
                 {
                     pause(packet, -1, pausedElsewhere);
                 }
-                else if (share < kbpsToBits(packet.rateKbps()))
+                else
                 {
-                    packet.rateKbps(bitsToKbps(share));
+                    if (!pausedElsewhere)
+                    {
+                        packet.pausedBy(0);
+                    }
+                    if (share < kbpsToBits(packet.rateKbps()))
+                    {
+                        packet.rateKbps(bitsToKbps(share));
+                    }
                 }
                 return;
             }

@@ -87,9 +87,7 @@ public record PdqSettings(
     }
 
     /**
-     * A named variant on a fabric: {@code pdq}, the pFabric paper's baseline (Early Start and Early Termination,
-     * probing every 15 us); {@code pdq-basic}, {@code pdq-es}, {@code pdq-es-et} and {@code pdq-full} (all three
-     * enhancements) as the PDQ paper's §5 names them, probing every RTT before Suppressed Probing stretches it.
+     * A named variant with the pFabric paper's timing (RTO 200 us, {@code pdq} probing every 15 us).
      *
      * @param name         the scheme.
      * @param initialRttNs the fabric's base RTT, assumed until measured.
@@ -99,13 +97,34 @@ public record PdqSettings(
      */
     public static PdqSettings forScheme(final String name, final long initialRttNs, final boolean spray)
     {
+        return forScheme(name, initialRttNs, RTO_NS, spray);
+    }
+
+    /**
+     * A named variant on a fabric: {@code pdq}, the pFabric paper's baseline (Early Start and Early Termination,
+     * probing every 15 us on its fabric); {@code pdq-basic}, {@code pdq-es}, {@code pdq-es-et} and {@code pdq-full}
+     * (all three enhancements) as the PDQ paper's §5 names them, probing every RTT before Suppressed Probing stretches
+     * it. On another fabric the RTO follows the fabric as TCP's does, and {@code pdq}'s probing interval keeps its
+     * ratio to the RTO (15 us to 200 us).
+     *
+     * @param name         the scheme.
+     * @param initialRttNs the fabric's base RTT, assumed until measured.
+     * @param rtoNs        the retransmission timeout, 200 us on the pFabric paper's fabric.
+     * @param spray        spray packets rather than keep a flow on one path.
+     * @return the settings.
+     * @throws IllegalArgumentException naming {@code --scheme} if the name is no variant.
+     */
+    public static PdqSettings forScheme(final String name, final long initialRttNs, final long rtoNs,
+        final boolean spray)
+    {
+        final long probeNs = Math.max(1, Math.round((double)PFABRIC_PROBE_INTERVAL_NS * rtoNs / RTO_NS));
         return switch (name)
         {
-            case "pdq" -> of(name, true, true, false, PFABRIC_PROBE_INTERVAL_NS, initialRttNs, spray);
-            case "pdq-basic" -> of(name, false, false, false, 0, initialRttNs, spray);
-            case "pdq-es" -> of(name, true, false, false, 0, initialRttNs, spray);
-            case "pdq-es-et" -> of(name, true, true, false, 0, initialRttNs, spray);
-            case "pdq-full" -> of(name, true, true, true, 0, initialRttNs, spray);
+            case "pdq" -> of(name, true, true, false, probeNs, initialRttNs, rtoNs, spray);
+            case "pdq-basic" -> of(name, false, false, false, 0, initialRttNs, rtoNs, spray);
+            case "pdq-es" -> of(name, true, false, false, 0, initialRttNs, rtoNs, spray);
+            case "pdq-es-et" -> of(name, true, true, false, 0, initialRttNs, rtoNs, spray);
+            case "pdq-full" -> of(name, true, true, true, 0, initialRttNs, rtoNs, spray);
             default -> throw new IllegalArgumentException(
                 "--scheme: unknown PDQ variant '" + name + "', give one of " + String.join(", ", VARIANTS));
         };
@@ -123,9 +142,9 @@ public record PdqSettings(
     }
 
     private static PdqSettings of(final String name, final boolean es, final boolean et, final boolean sp,
-        final long probeIntervalNs, final long initialRttNs, final boolean spray)
+        final long probeIntervalNs, final long initialRttNs, final long rtoNs, final boolean spray)
     {
         return new PdqSettings(name, es, et, sp, probeIntervalNs, EARLY_START_K, SUPPRESSION_X, DAMPENING_RTTS,
-            MAX_LIST_FLOWS, RTO_NS, initialRttNs, spray);
+            MAX_LIST_FLOWS, rtoNs, initialRttNs, spray);
     }
 }
