@@ -192,6 +192,8 @@ class PdqLinkControllerTest
         assertEquals(-1, half.indexOf(3));
         assertEquals(0, packet.pausedBy(), "outside the list, the RCP share of what the list leaves");
         assertEquals(RATE_BITS_PER_SEC / 2 / 1_000, packet.rateKbps());
+        half.onForward(RTT_NS + 1, forward(3, 0, 300_000, half.pauseId()));
+        assertEquals(0, packet.pausedBy(), "a share lifts this link's own earlier pause");
 
         link.onForward(3_000, forward(4, 0, 50_000, 0));
         assertEquals(0, link.indexOf(4), "a more critical flow enters a full list");
