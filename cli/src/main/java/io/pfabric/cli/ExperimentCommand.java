@@ -4,6 +4,8 @@ import io.pfabric.experiment.Experiment;
 import io.pfabric.experiment.ExperimentSettings;
 import io.pfabric.analysis.ResultsTable;
 import io.pfabric.common.config.Quantities;
+import io.pfabric.hostd.workload.DeadlineSpec;
+import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
@@ -64,13 +66,21 @@ public final class ExperimentCommand implements Callable<Integer>
     List<Double> loads;
 
     @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
-        description = "Of pfabric, linerate, tcp and droptail (hostd's transport over drop-tail queues) " +
-            "(default: ${DEFAULT-VALUE}); Ideal is always computed.")
+        description = "Of pfabric, linerate, tcp, droptail (hostd's transport over drop-tail queues) and " +
+            "pfabric-edf (hostd's deadline priorities over pfabric-edf queues; needs --deadlines) (default: " +
+            "${DEFAULT-VALUE}); Ideal is always computed.")
     List<String> schemes;
 
     @Option(names = "--flows", defaultValue = "500", paramLabel = "N",
         description = "Flows per load (default: ${DEFAULT-VALUE}).")
     long flows;
+
+    @Option(names = "--deadlines", paramLabel = "exp:MEAN[,below=SIZE]",
+        description = "Give every flow smaller than SIZE (default 200KB) a deadline drawn from an exponential " +
+            "distribution of mean MEAN, at least 1.25 x its minimum FCT (the measured base RTT of its path, then " +
+            "its further segments at --rate), as the paper's deadline runs do; the FCT logs then record each " +
+            "deadline and whether it was met, and DIR/deadlines.csv the fraction met per scheme and load.")
+    String deadlines;
 
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -122,7 +132,8 @@ public final class ExperimentCommand implements Callable<Integer>
         final ExperimentSettings settings = new ExperimentSettings(testbed, fabric.topo, topology, rateBitsPerSec,
             workload, loads, schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
-            commandLine());
+            commandLine(), null == deadlines ? null :
+            DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload)));
         if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
@@ -140,7 +151,9 @@ public final class ExperimentCommand implements Callable<Integer>
     private String commandLine()
     {
         final StringBuilder line = new StringBuilder("./pfabric experiment");
-        for (final String arg : spec.commandLine().getParseResult().originalArgs())
+        final List<String> args = spec.commandLine().getParseResult().originalArgs();
+        final int first = !args.isEmpty() && spec.name().equals(args.get(0)) ? 1 : 0;
+        for (final String arg : args.subList(first, args.size()))
         {
             line.append(' ').append(arg.matches("[A-Za-z0-9_./:,=@%+-]+") ? arg : "'" + arg + "'");
         }

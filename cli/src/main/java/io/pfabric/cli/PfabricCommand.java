@@ -54,7 +54,18 @@ public final class PfabricCommand implements Runnable
      */
     public static void main(final String[] args)
     {
-        final CommandLine commandLine = new CommandLine(new PfabricCommand())
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command line as {@link #main} runs it: bad input is a one-line error and status 2, an I/O failure one line
+     * and status 1.
+     *
+     * @return the command line.
+     */
+    public static CommandLine commandLine()
+    {
+        return new CommandLine(new PfabricCommand())
             .setExecutionExceptionHandler((exception, cmd, parseResult) ->
             {
                 if (exception instanceof IllegalArgumentException || exception instanceof IllegalStateException ||
@@ -70,6 +81,5 @@ public final class PfabricCommand implements Runnable
                 }
                 throw exception;
             });
-        System.exit(commandLine.execute(args));
     }
 }

@@ -38,6 +38,11 @@ public final class SendCommand implements Callable<Integer>
             "ports (by default class = DSCP / 8). Without it the packets carry DSCP 0.")
     Integer dscp;
 
+    @Option(names = "--deadline", paramLabel = "DURATION",
+        description = "The time the message has to complete, e.g. 2ms: under hostd --priority deadline " +
+            "(pFabric-EDF) its packets carry it, and pfabric-edf switch ports queue them ahead of other traffic.")
+    String deadline;
+
     @Option(names = "--host", paramLabel = "NAME", description = "Which local hostd (by host name), if several run.")
     String host;
 
@@ -53,6 +58,16 @@ public final class SendCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("give either --size or --file");
         }
+        final long deadlineNs = null == deadline ? 0 : Quantities.parseNanos(deadline);
+        if (null != deadline && deadlineNs <= 0)
+        {
+            throw new IllegalArgumentException("--deadline must be positive, not '" + deadline + "'");
+        }
+        if (null != dscp && (dscp < 0 || dscp > 63))
+        {
+            throw new IllegalArgumentException("--dscp must be 0 to 63, not " + dscp);
+        }
+        final int marking = null == dscp ? 0 : dscp;
         try (AppClient client = AppClient.connect(AppSockets.resolve(socket, host)))
         {
             final AppClient.Completion completion;
@@ -61,18 +76,19 @@ public final class SendCommand implements Callable<Integer>
             {
                 final byte[] payload = Files.readAllBytes(file);
                 bytes = payload.length;
-                completion = (null == dscp ? client.send(destination, payload) :
-                    client.send(destination, payload, dscp)).get();
+                completion = (deadlineNs > 0 ? client.send(destination, payload, marking, deadlineNs) :
+                    null == dscp ? client.send(destination, payload) : client.send(destination, payload, dscp)).get();
             }
             else
             {
                 bytes = Quantities.parseBytes(size);
-                completion = (null == dscp ? client.send(destination, bytes) :
-                    client.send(destination, bytes, dscp)).get();
+                completion = (deadlineNs > 0 ? client.send(destination, bytes, marking, deadlineNs) :
+                    null == dscp ? client.send(destination, bytes) : client.send(destination, bytes, dscp)).get();
             }
             System.out.printf(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, %d timeouts, %,d bytes " +
-                "retransmitted%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
-                completion.timeouts(), completion.retransmittedBytes());
+                "retransmitted%s%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
+                completion.timeouts(), completion.retransmittedBytes(), deadlineNs <= 0 ? "" :
+                completion.fctNs() <= deadlineNs ? ", deadline met" : ", deadline missed");
             return 0;
         }
         catch (final ExecutionException ex)

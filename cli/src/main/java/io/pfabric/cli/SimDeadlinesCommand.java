@@ -74,7 +74,20 @@ public final class SimDeadlinesCommand implements Callable<Integer>
         final List<Long> meansNs = new ArrayList<>();
         for (final String mean : means)
         {
-            meansNs.add(DeadlineSpec.parse("exp:" + mean.trim()).meanNs());
+            final long meanNs;
+            try
+            {
+                meanNs = Quantities.parseNanos(mean);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("--means takes durations such as 100us,1ms, not '" + mean + "'", ex);
+            }
+            if (meanNs <= 0)
+            {
+                throw new IllegalArgumentException("--means must be positive, not '" + mean + "'");
+            }
+            meansNs.add(meanNs);
         }
         final long belowBytes;
         try
@@ -89,10 +102,20 @@ public final class SimDeadlinesCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--below must be positive");
         }
+        final FlowSizeDistribution workload = FlowSizeDistribution.load(options.workload);
+        try
+        {
+            new DeadlineSpec(meansNs.get(0), belowBytes).requireSelectsFrom(workload);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--below " + below + " selects no flow of " + workload.name() +
+                ": none is smaller", ex);
+        }
         final SimFabric fabric = options.fabric();
         final SimSettings settings = options.settings(fabric);
         final DeadlineExperiment.Config config = new DeadlineExperiment.Config(fabric, settings,
-            FlowSizeDistribution.load(options.workload), load, options.flows, options.seed, belowBytes, meansNs,
+            workload, load, options.flows, options.seed, belowBytes, meansNs,
             schemes);
         System.err.printf(Locale.ROOT, "sim deadlines: %s%n", settings.describe());
         final List<DeadlineReport.Row> rows = DeadlineExperiment.run(config, options.out, System.err);

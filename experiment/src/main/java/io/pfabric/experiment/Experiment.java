@@ -1,5 +1,6 @@
 package io.pfabric.experiment;
 
+import io.pfabric.analysis.DeadlineReport;
 import io.pfabric.analysis.FctPlot;
 import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.IdealScheduler;
@@ -14,6 +15,7 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.workload.FctLogWriter;
+import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -255,6 +257,10 @@ public final class Experiment
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
         ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines);
+        if (null != settings.deadlines())
+        {
+            writeDeadlines();
+        }
         final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings);
         FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load",
             settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows()),
@@ -262,6 +268,34 @@ public final class Experiment
         ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
             settings.out().resolve("README.md"));
         return outcome;
+    }
+
+    private void writeDeadlines() throws IOException
+    {
+        final FctAnalysis analysis = new FctAnalysis(settings.rateBitsPerSec(), rtts);
+        final List<DeadlineReport.Row> rows = new ArrayList<>();
+        final List<String> schemes = new ArrayList<>(settings.schemes());
+        schemes.add("ideal");
+        if (settings.schemes().contains("pfabric"))
+        {
+            schemes.add(SIMULATED_SCHEME);
+        }
+        for (final double load : settings.loads())
+        {
+            final String label = ExperimentSettings.loadLabel(load);
+            for (final String scheme : schemes)
+            {
+                final Path log = settings.out().resolve("fct-" + scheme + "-" + label + ".csv");
+                if (Files.exists(log))
+                {
+                    rows.add(DeadlineReport.of(scheme, label, settings.deadlines().meanNs() / 1e3,
+                        FctLogReader.read(log), analysis, rtts::hostIndex));
+                }
+            }
+        }
+        DeadlineReport.writeCsv(settings.out().resolve("deadlines.csv"), rows);
+        DeadlineReport.writeOtherCsv(settings.out().resolve("deadlines-other-fct.csv"), rows);
+        DeadlineReport.print(out, rows);
     }
 
     private Map<Double, List<WorkloadTrace.FlowSpec>> traces() throws IOException
@@ -279,12 +313,30 @@ public final class Experiment
         return traces;
     }
 
+    /**
+     * Give every trace's flows their deadlines, from the base RTTs just measured, and write the traces again.
+     */
+    private void giveDeadlines(final Map<Double, List<WorkloadTrace.FlowSpec>> traces) throws IOException
+    {
+        if (null == settings.deadlines())
+        {
+            return;
+        }
+        for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
+        {
+            entry.setValue(settings.deadlines().apply(entry.getValue(), rtts::nanos, settings.rateBitsPerSec(),
+                FlowSizeDistribution.SEGMENT_WIRE_BYTES, settings.seed()));
+            TraceFile.write(settings.out().resolve("trace-" + ExperimentSettings.loadLabel(entry.getKey()) + ".csv"),
+                entry.getValue(), hostNames);
+        }
+    }
+
     private void runScheme(final String scheme, final Map<Double, List<WorkloadTrace.FlowSpec>> traces)
         throws IOException
     {
         final boolean tcp = "tcp".equals(scheme);
-        final DisciplineKind discipline =
-            tcp || "droptail".equals(scheme) ? DisciplineKind.DROPTAIL : DisciplineKind.PFABRIC;
+        final DisciplineKind discipline = tcp || "droptail".equals(scheme) ? DisciplineKind.DROPTAIL :
+            "pfabric-edf".equals(scheme) ? DisciplineKind.PFABRIC_EDF : DisciplineKind.PFABRIC;
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
         final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
@@ -293,6 +345,7 @@ public final class Experiment
             if (null == rtts)
             {
                 rtts = hosts.measureBaseRtts(fabric);
+                giveDeadlines(traces);
             }
             for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
             {
@@ -377,7 +430,7 @@ public final class Experiment
         final List<ExecutorService> threads = new ArrayList<>();
         final List<TcpReplay> replays = new ArrayList<>();
         final AutoCloseable first = teardown.add(() -> threads.forEach(ExecutorService::shutdownNow));
-        try (FctLogWriter log = new FctLogWriter(logPath))
+        try (FctLogWriter log = new FctLogWriter(logPath, false, null != settings.deadlines()))
         {
             for (int i = 0; i < hostNames.size(); i++)
             {

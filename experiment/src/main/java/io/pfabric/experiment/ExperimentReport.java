@@ -63,6 +63,17 @@ public final class ExperimentReport
             "class of path, `base-rtt.csv`): largest %.1f us. Normalized FCT = FCT / (base RTT + (segments - 1) x " +
             "packet time at the access rate).%n", outcome.rtts().maxNs() / 1e3));
         md.append("- hostd (pfabric, linerate): ").append(outcome.transportSettings()).append(".\n");
+        if (null != settings.deadlines())
+        {
+            md.append(String.format(Locale.ROOT, "- Deadlines: every flow under %,d B has one, drawn from an " +
+                "exponential distribution of mean %.0f us, at least 1.25 x its minimum FCT (the measured base RTT " +
+                "of its path, then its further segments at the link rate). pfabric-edf: hostd's deadline " +
+                "priorities (demoted to the least urgent once a flow cannot finish in time at line rate) on " +
+                "pfabric-edf queues of %,d B per port (a deadline queue served first, and another, half each). " +
+                "`deadlines.csv`: the fraction of deadline flows that met their deadline; " +
+                "`deadlines-other-fct.csv`: the other flows' mean normalized FCT.%n", settings.deadlines().belowBytes(),
+                settings.deadlines().meanNs() / 1e3, DisciplineKind.PFABRIC_EDF.defaultCapacityLength()));
+        }
         if (null != outcome.tcpSettings())
         {
             md.append("- TCP baseline: ").append(outcome.tcpSettings()).append(".\n");

@@ -1,6 +1,7 @@
 package io.pfabric.experiment;
 
 import io.pfabric.common.topology.Topology;
+import io.pfabric.hostd.workload.DeadlineSpec;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import java.util.List;
  * @param tcpRtoMinNs       the baseline's minimum RTO, or 0 for three times the largest measured base RTT.
  * @param graceNs           how long to wait for flows still in flight after the last one started.
  * @param commandLine       the command that ran the experiment, for its README.
+ * @param deadlines         deadlines for the flows of every trace, given once the base RTTs are measured; null for
+ *                          none. pfabric-edf needs them.
  */
 public record ExperimentSettings(
     String testbed,
@@ -39,12 +42,40 @@ public record ExperimentSettings(
     String congestionControl,
     long tcpRtoMinNs,
     long graceNs,
-    String commandLine)
+    String commandLine,
+    DeadlineSpec deadlines)
 {
     /**
      * The schemes an emulated experiment runs.
      */
-    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "droptail");
+    public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "droptail", "pfabric-edf");
+
+    /**
+     * Settings without deadlines.
+     *
+     * @param testbed           netns, mininet or loopback.
+     * @param topologySpec      as given, e.g. {@code star:4}.
+     * @param topology          the fabric.
+     * @param rateBitsPerSec    every link's rate.
+     * @param workload          websearch, datamining or a CDF file.
+     * @param loads             offered loads on the access links, each in (0, 1).
+     * @param schemes           emulated schemes in order, each of {@link #SCHEMES}.
+     * @param flows             flows per load.
+     * @param seed              of every trace.
+     * @param out               the results directory.
+     * @param congestionControl the kernel TCP baseline's congestion control.
+     * @param tcpRtoMinNs       the baseline's minimum RTO, or 0 for three times the largest measured base RTT.
+     * @param graceNs           how long to wait for flows still in flight after the last one started.
+     * @param commandLine       the command that ran the experiment, for its README.
+     */
+    public ExperimentSettings(final String testbed, final String topologySpec, final Topology topology,
+        final long rateBitsPerSec, final String workload, final List<Double> loads, final List<String> schemes,
+        final long flows, final long seed, final Path out, final String congestionControl, final long tcpRtoMinNs,
+        final long graceNs, final String commandLine)
+    {
+        this(testbed, topologySpec, topology, rateBitsPerSec, workload, loads, schemes, flows, seed, out,
+            congestionControl, tcpRtoMinNs, graceNs, commandLine, null);
+    }
 
     /**
      * Checks every field.
@@ -93,6 +124,10 @@ public record ExperimentSettings(
         if (topology.hosts().size() < 2)
         {
             throw new IllegalArgumentException("an experiment needs at least 2 hosts");
+        }
+        if (null == deadlines && schemes.contains("pfabric-edf"))
+        {
+            throw new IllegalArgumentException("pfabric-edf needs deadlines: give --deadlines exp:MEAN");
         }
     }
 

@@ -8,6 +8,7 @@ import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.hostd.workload.FctLogWriter;
@@ -116,7 +117,8 @@ final class HostdReplay
      * be shorter than the round trip of a packet that waits behind a full queue (in the paper, 45 us covers 14.7 us
      * of base RTT plus 28.8 us for 36 KB at 10 Gb/s).
      *
-     * @param scheme    pfabric, linerate or droptail (windowed, as pfabric).
+     * @param scheme    pfabric, linerate, droptail (windowed, as pfabric) or pfabric-edf (windowed, with deadline
+     *                  priorities).
      * @param baseRttNs the largest base RTT of the fabric.
      * @return the hosts' settings.
      */
@@ -128,7 +130,8 @@ final class HostdReplay
         final long drainNs = bufferLength * 8 * 1_000_000_000L / rateBitsPerSec;
         final TransportConfiguration windowed =
             paper.withTimeoutNs(Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4));
-        return "linerate".equals(scheme) ? windowed.withLineRate() : windowed;
+        return "linerate".equals(scheme) ? windowed.withLineRate() :
+            "pfabric-edf".equals(scheme) ? windowed.withPriorityPolicy(PriorityPolicy.DEADLINE) : windowed;
     }
 
     /**

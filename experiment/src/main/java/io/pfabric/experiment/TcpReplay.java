@@ -283,7 +283,7 @@ public final class TcpReplay implements AutoCloseable
             }
             completed += endNs >= 0 ? 1 : 0;
             log.append(flow.flowIndex(), hostNames.get(self), hostNames.get(flow.destinationHost()), flow.sizeBytes(),
-                startNs, endNs, 0, 0, "tcp");
+                startNs, endNs, 0, 0, "tcp", flow.dscp(), flow.deadlineNs());
         }
         log.flush();
         return completed;

@@ -60,6 +60,22 @@ class DeadlineSimulationTest
     }
 
     @Test
+    void amongDeadlineFlowsTheEarliestDeadlineGoesFirstWhateverItsSize()
+    {
+        final SimFabric fabric = SimFabric.paper().withShape(1, 3, 0);
+        final List<WorkloadTrace.FlowSpec> flows = List.of(
+            new WorkloadTrace.FlowSpec(0, 1, 0, 50 * 1460L, 0, 0, 5_000_000),
+            new WorkloadTrace.FlowSpec(1, 2, 0, 150 * 1460L, 0, 0, 1_000_000));
+        final FlowRecord[] records = new Simulator(fabric.withQueues(PfabricEdfQueue.NAME, 2 * fabric.bufferLength()),
+            Simulator.Scheme.PFABRIC, SimSettings.forFabric(fabric).withPriority(PriorityPolicy.DEADLINE), 1)
+            .run(flows, SECOND_NS).records();
+        assertTrue(records[1].endNs() < records[0].endNs(), "EDF: the 1 ms deadline before the 5 ms one");
+        final FlowRecord[] bySize = new Simulator(fabric, Simulator.Scheme.PFABRIC, SimSettings.forFabric(fabric), 1)
+            .run(flows, SECOND_NS).records();
+        assertTrue(bySize[0].endNs() < bySize[1].endNs(), "remaining size: the smaller flow first");
+    }
+
+    @Test
     void deadlinePrioritiesOnPlainPfabricQueuesCompareUnitsAndDoNotPutDeadlinesFirst()
     {
         final SimFabric fabric = SimFabric.paper().withShape(1, 3, 0);

@@ -100,7 +100,7 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final long sizeBytes)
     {
-        return send(destination, sizeBytes, null, -1);
+        return send(destination, sizeBytes, null, -1, 0);
     }
 
     /**
@@ -114,7 +114,7 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final long sizeBytes, final int dscp)
     {
-        return send(destination, sizeBytes, null, requireDscp(dscp));
+        return send(destination, sizeBytes, null, requireDscp(dscp), 0);
     }
 
     /**
@@ -127,7 +127,7 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final byte[] payload, final int dscp)
     {
-        return send(destination, payload.length, payload, requireDscp(dscp));
+        return send(destination, payload.length, payload, requireDscp(dscp), 0);
     }
 
     /**
@@ -139,7 +139,47 @@ public final class AppClient implements AutoCloseable
      */
     public CompletableFuture<Completion> send(final String destination, final byte[] payload)
     {
-        return send(destination, payload.length, payload, -1);
+        return send(destination, payload.length, payload, -1, 0);
+    }
+
+    /**
+     * Send a message of a given size whose content does not matter, with a DSCP and a deadline: the time it has to
+     * complete from its arrival at the host, which its packets carry under the host's deadline priority.
+     *
+     * @param destination the receiving host's name.
+     * @param sizeBytes   its size.
+     * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+     * @param deadlineNs  positive.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final long sizeBytes, final int dscp,
+        final long deadlineNs)
+    {
+        return send(destination, sizeBytes, null, requireDscp(dscp), requireDeadline(deadlineNs));
+    }
+
+    /**
+     * Send a message with a DSCP and a deadline.
+     *
+     * @param destination the receiving host's name.
+     * @param payload     the message.
+     * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+     * @param deadlineNs  positive.
+     * @return completed when the last byte is acknowledged; fails with the host's reason.
+     */
+    public CompletableFuture<Completion> send(final String destination, final byte[] payload, final int dscp,
+        final long deadlineNs)
+    {
+        return send(destination, payload.length, payload, requireDscp(dscp), requireDeadline(deadlineNs));
+    }
+
+    private static long requireDeadline(final long deadlineNs)
+    {
+        if (deadlineNs <= 0)
+        {
+            throw new IllegalArgumentException("a deadline must be positive: " + deadlineNs + " ns");
+        }
+        return deadlineNs;
     }
 
     private static int requireDscp(final int dscp)
@@ -152,11 +192,11 @@ public final class AppClient implements AutoCloseable
     }
 
     /**
-     * SEND, with the DSCP flag only when a DSCP is given (-1 for none), so that a host of an earlier version reads
-     * the frames of a client that gives none.
+     * SEND, with the DSCP flag only when a DSCP is given (-1 for none) and the deadline flag only with a deadline (0
+     * for none), so that a host of an earlier version reads the frames of a client that gives neither.
      */
     private CompletableFuture<Completion> send(
-        final String destination, final long sizeBytes, final byte[] payload, final int dscp)
+        final String destination, final long sizeBytes, final byte[] payload, final int dscp, final long deadlineNs)
     {
         final CompletableFuture<Completion> future = new CompletableFuture<>();
         final int requestId = nextRequest.getAndIncrement();
@@ -169,10 +209,15 @@ public final class AppClient implements AutoCloseable
             frame.writeInt(requestId);
             AppProtocol.writeString(frame, destination);
             frame.writeLong(sizeBytes);
-            frame.writeByte((null == payload ? 0 : AppProtocol.FLAG_PAYLOAD) | (dscp < 0 ? 0 : AppProtocol.FLAG_DSCP));
+            frame.writeByte((null == payload ? 0 : AppProtocol.FLAG_PAYLOAD) | (dscp < 0 ? 0 : AppProtocol.FLAG_DSCP) |
+                (deadlineNs > 0 ? AppProtocol.FLAG_DEADLINE : 0));
             if (dscp >= 0)
             {
                 frame.writeByte(dscp);
+            }
+            if (deadlineNs > 0)
+            {
+                frame.writeLong(deadlineNs);
             }
             if (null != payload)
             {

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * the type's fields, all big-endian:
  * <pre>
  * 1 SEND       u32 request id, u16 name length, destination host name (UTF-8), u64 size in bytes,
- *              u8 flags (bit 0: the payload follows; bit 1: a DSCP follows), u8 DSCP (0 to 63, when flagged),
+ *              u8 flags (bit 0: the payload follows; bit 1: a DSCP follows; bit 2: a deadline follows),
+ *              u8 DSCP (0 to 63, when flagged), u64 deadline in ns from the SEND's arrival (positive, when flagged),
  *              payload (size bytes, when flagged)
  * 2 COMPLETED  u32 request id, u64 flow id, u64 flow completion time in ns, u32 timeouts, u64 retransmitted bytes
  * 3 FAILED     u32 request id, u16 length, reason (UTF-8)
@@ -21,7 +22,9 @@ import java.nio.charset.StandardCharsets;
  * 5 MESSAGE    u16 name length, source host name (UTF-8), u64 flow id, u32 length, the message
  * 6 CLOSING    u16 length, reason (UTF-8): the server disconnects the client, and says why
  * </pre>
- * A SEND without the DSCP flag is the frame of earlier versions, and its flow's packets carry DSCP 0. A client sends
+ * A SEND without the DSCP flag is the frame of earlier versions, and its flow's packets carry DSCP 0; one without the
+ * deadline flag has no deadline. A deadline is the time the message has to complete; under hostd's deadline priority
+ * (pFabric-EDF) its packets carry it. A client sends
  * SEND and SUBSCRIBE; the server answers each SEND with COMPLETED or FAILED (in completion order,
  * matched by request id) and pushes MESSAGE frames to subscribers. A frame longer than {@link #MAX_FRAME_LENGTH}
  * ends the connection; a frame's memory grows with the bytes that arrived, never with the length announced.
@@ -67,6 +70,11 @@ public final class AppProtocol
      * Flag of SEND: a u8 DSCP follows the flags, which the flow's packets carry.
      */
     public static final int FLAG_DSCP = 2;
+
+    /**
+     * Flag of SEND: a u64 deadline in nanoseconds follows the DSCP (or the flags, without one).
+     */
+    public static final int FLAG_DEADLINE = 4;
 
     /**
      * Longest frame accepted: a 1 GiB message and its fields.
@@ -118,10 +126,26 @@ public final class AppProtocol
      * @param sizeBytes   the message's size.
      * @param payload     the message, or null for one whose content does not matter.
      * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+     * @param deadlineNs  the time the message has to complete from its arrival; 0 for none.
      */
-    public record Send(long requestId, String destination, long sizeBytes, byte[] payload, int dscp)
+    public record Send(long requestId, String destination, long sizeBytes, byte[] payload, int dscp, long deadlineNs)
         implements Request
     {
+        /**
+         * SEND without a deadline.
+         *
+         * @param requestId   the client's id for the answer.
+         * @param destination the receiving host's name.
+         * @param sizeBytes   the message's size.
+         * @param payload     the message, or null for one whose content does not matter.
+         * @param dscp        IPv4 DSCP of the flow's packets, 0 to 63.
+         */
+        public Send(final long requestId, final String destination, final long sizeBytes, final byte[] payload,
+            final int dscp)
+        {
+            this(requestId, destination, sizeBytes, payload, dscp, 0);
+        }
+
         /**
          * SEND with DSCP 0.
          *
@@ -132,7 +156,7 @@ public final class AppProtocol
          */
         public Send(final long requestId, final String destination, final long sizeBytes, final byte[] payload)
         {
-            this(requestId, destination, sizeBytes, payload, 0);
+            this(requestId, destination, sizeBytes, payload, 0, 0);
         }
     }
 
@@ -176,6 +200,12 @@ public final class AppProtocol
                     {
                         throw new MalformedFrameException("a SEND with DSCP " + dscp + "; a DSCP is 0 to 63");
                     }
+                    final long deadlineNs = 0 != (flags & FLAG_DEADLINE) ? fields.readLong() : 0;
+                    if (0 != (flags & FLAG_DEADLINE) && deadlineNs <= 0)
+                    {
+                        throw new MalformedFrameException("a SEND with deadline " + deadlineNs + " ns; a deadline " +
+                            "is positive");
+                    }
                     if (withPayload ? sizeBytes != fields.available() : 0 != fields.available())
                     {
                         throw new MalformedFrameException("a SEND of " + sizeBytes + " bytes " +
@@ -183,7 +213,7 @@ public final class AppProtocol
                             " bytes after its fields");
                     }
                     return new Send(requestId, destination, sizeBytes,
-                        withPayload ? fields.readNBytes((int)sizeBytes) : null, dscp);
+                        withPayload ? fields.readNBytes((int)sizeBytes) : null, dscp, deadlineNs);
                 }
                 case SUBSCRIBE ->
                 {

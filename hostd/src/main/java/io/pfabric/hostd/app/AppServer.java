@@ -506,8 +506,9 @@ public final class AppServer implements AutoCloseable
             final long requestId = request.requestId();
             try
             {
-                (null != request.payload() ? host.send(request.destination(), request.payload(), request.dscp()) :
-                    host.send(request.destination(), request.sizeBytes(), request.dscp()))
+                (null != request.payload() ?
+                    host.send(request.destination(), request.payload(), request.dscp(), request.deadlineNs()) :
+                    host.send(request.destination(), request.sizeBytes(), request.dscp(), request.deadlineNs()))
                     .whenCompleteAsync((record, failure) -> answer(requestId, record, failure), this::runAnswer);
             }
             catch (final IllegalArgumentException ex)

@@ -135,6 +135,27 @@ class HostTransportTest
     }
 
     @Test
+    void underTheDeadlinePolicyTheSourceSendsItsDeadlineFlowFirstAndItsRecordSaysWhetherItWasMet()
+    {
+        final LossyNetwork network = new LossyNetwork(1, 0, 0, 0, 2_000, 0);
+        final List<Recorder> recorders = new ArrayList<>();
+        final List<HostTransport> transports = hosts(network, recorders, 2,
+            TransportConfiguration.PAPER.withPriorityPolicy(PriorityPolicy.DEADLINE));
+        final CompletableFuture<FlowRecord> small = transports.get(0).send(1, 3_000);
+        final CompletableFuture<FlowRecord> timed = transports.get(0).send(1, 300_000, 0, 100_000_000L);
+        network.runUntil(transports, () -> small.isDone() && timed.isDone(), STEP_NS, 100_000_000L);
+        final List<Long> order = new ArrayList<>();
+        for (final FlowRecord record : recorders.get(0).finished)
+        {
+            order.add(record.sizeBytes());
+        }
+        assertEquals(List.of(300_000L, 3_000L), order, "a deadline flow goes before any flow without one");
+        assertEquals(100_000_000L, timed.join().deadlineNs());
+        assertTrue(timed.join().metDeadline());
+        assertEquals(0, small.join().deadlineNs());
+    }
+
+    @Test
     void everyDataPacketIsAcknowledgedAtOnceUnderThePapersRule()
     {
         final LossyNetwork network = new LossyNetwork(3, 0, 0, 0, 2_000, 0);
