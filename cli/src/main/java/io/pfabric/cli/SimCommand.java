@@ -60,7 +60,8 @@ import java.util.concurrent.Callable;
             "(the other flows' mean normalized FCT), also printed to stderr; progress goes to stderr. 'pfabric sim " +
             "sweep' runs several loads and schemes and draws the plot; 'pfabric sim deadlines' the deadline " +
             "experiment." },
-    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class })
+    subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class,
+        SimPdqSanityCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin
@@ -71,8 +72,9 @@ public final class SimCommand implements Callable<Integer>
     double load;
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
-        description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf (with --deadlines) " +
-            "or ideal; or, in the " +
+        description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf (with --deadlines), " +
+            "ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing every " +
+            "15 us), pdq-basic, pdq-es, pdq-es-et or pdq-full (the PDQ paper's variants); or, in the " +
             "sync-versus-async scenario, syn-ocf, " +
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
     String scheme;
@@ -124,7 +126,8 @@ public final class SimCommand implements Callable<Integer>
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
             hideParamSyntax = true,
-            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, ideal (default: " +
+            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, ideal, pdq, " +
+                "pdq-basic, pdq-es, pdq-es-et, pdq-full (default: " +
                 "${DEFAULT-VALUE}).")
         List<String> schemes;
 
@@ -175,16 +178,14 @@ public final class SimCommand implements Callable<Integer>
         final SimFabric fabric = options.fabric();
         for (final String scheme : schemes)
         {
-            if (!SimRun.SCHEMES.contains(scheme))
-            {
-                throw new IllegalArgumentException("the simulator runs " + SimRun.SCHEMES + ", not '" + scheme + "'");
-            }
+            SimRun.requireScheme(scheme);
         }
         if (options.flows < 1)
         {
             throw new IllegalArgumentException("--flows must be at least 1");
         }
         final SimSettings settings = options.settings(fabric);
+        final boolean pdqSpray = options.pdqSpray();
         options.requireDeadlinesFor(schemes);
         Files.createDirectories(options.out);
         progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
@@ -219,8 +220,8 @@ public final class SimCommand implements Callable<Integer>
                 run++;
                 progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
                     scheme, label, trace.size(), options.topo());
-                final SimRun.Outcome outcome = SimRun.run(runFabric, settings, scheme, trace, options.seed,
-                    options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress);
+                final SimRun.Outcome outcome = SimRun.run(runFabric, settings, scheme, scheme, trace, options.seed,
+                    options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress, null, pdqSpray);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
                     "events (%,.0f per second), %,d packets dropped, %,d sent ahead of a more urgent one, %d flows " +
                     "incomplete%s%n", scheme, label,

@@ -183,6 +183,27 @@ final class SimOptions
             "segment plus cwnd, so a hole stalls the sender (default, ns-2's); sack, SACKed segments leave it and " +
             "new data goes out past a hole (the simulator's model before).")
     String tcpSendWindow;
+    @Option(names = "--pdq-paths", defaultValue = "ecmp", paramLabel = "ecmp|spray",
+        description = "PDQ's flows on one path each by a hash of the flow (ecmp, the default, PDQ's single-path " +
+            "design) or each packet sprayed over the paths (spray; each link's controller sees only the packets " +
+            "that reach it).")
+    String pdqPaths;
+
+    /**
+     * Whether PDQ sprays packets: {@code --pdq-paths}.
+     *
+     * @return true for spray.
+     * @throws IllegalArgumentException naming the option if it is neither ecmp nor spray.
+     */
+    boolean pdqSpray()
+    {
+        return switch (pdqPaths)
+        {
+            case "ecmp" -> false;
+            case "spray" -> true;
+            default -> throw new IllegalArgumentException("--pdq-paths: ecmp or spray, not '" + pdqPaths + "'");
+        };
+    }
 
     /**
      * The values a preset gives the options left empty.

@@ -7,6 +7,7 @@ import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.transport.HostTransport;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.sim.pdq.PdqPacketFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.IntArrayQueue;
 import org.agrona.concurrent.NanoClock;
@@ -35,6 +36,7 @@ final class SimHost implements PacketIo
     private final PacketSizer sizer;
     private final PacketPool packets;
     private final PfabricHeaderFlyweight header;
+    private final PdqPacketFlyweight pdqPacket = new PdqPacketFlyweight();
 
     SimHost(final Simulator simulator, final int index, final Simulator.Scheme scheme,
         final TransportConfiguration configuration, final NanoClock clock, final SimControl control,
@@ -46,7 +48,13 @@ final class SimHost implements PacketIo
         this.sizer = sizer;
         this.packets = packets;
         this.header = header;
-        if (scheme.isTcp())
+        if (Simulator.Scheme.PDQ == scheme)
+        {
+            this.endpoint = new SimPdq(index, simulator.pdqSettings(), simulator.fabric().edgeRateBitsPerSec(),
+                simulator.pdqSettings().spray() ? Math.max(1, simulator.fabric().spines()) : 1, this, clock);
+            this.ecnCapable = false;
+        }
+        else if (scheme.isTcp())
         {
             final boolean dctcp = Simulator.Scheme.DCTCP == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
             final boolean perFlow =
@@ -116,7 +124,19 @@ final class SimHost implements PacketIo
         int frameLength = FRAME_OVERHEAD + length;
         int pathHint = -1;
         int pfabricFlags = 0;
-        if (!scheme.isTcp())
+        if (Simulator.Scheme.PDQ == scheme)
+        {
+            pdqPacket.wrap(frame, FRAME_OVERHEAD);
+            priority = 0;
+            flowId = pdqPacket.flowId();
+            payloadLength = pdqPacket.payloadLength();
+            frameLength = FRAME_OVERHEAD + pdqPacket.wireLength();
+            if (pdqPacket.isForward())
+            {
+                pathHint = simulator.pdqSettings().spray() ? pdqPacket.selector() - 1 : ecmpHint(flowId);
+            }
+        }
+        else if (!scheme.isTcp())
         {
             header.wrap(frame, FRAME_OVERHEAD);
             priority = header.priority();
@@ -144,6 +164,14 @@ final class SimHost implements PacketIo
             pfabricFlags);
         simulator.onHostSend(index, packet);
         return true;
+    }
+
+    /**
+     * A flow's path under per-flow ECMP: a hash of its id.
+     */
+    private static int ecmpHint(final long flowId)
+    {
+        return (int)((flowId * 0x9E37_79B9_7F4A_7C15L) >>> 33);
     }
 
     public int maxPacketLength()

@@ -16,6 +16,7 @@ final class SimPort
 {
     final QueueDiscipline queue;
     final EgressPacer pacer;
+    final long rateBitsPerSec;
     final long delayNs;
     final boolean towardHost;
     final int peer;
@@ -34,6 +35,7 @@ final class SimPort
             .dropHandler((buffer, offset, length, reason) ->
                 packets.release(buffer.getInt(offset + handleOffsetInStored)));
         this.pacer = new EgressPacer(rateBitsPerSec, 1);
+        this.rateBitsPerSec = rateBitsPerSec;
         this.delayNs = delayNs;
         this.towardHost = towardHost;
         this.peer = peer;

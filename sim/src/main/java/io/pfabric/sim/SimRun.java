@@ -6,6 +6,7 @@ import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.sim.pdq.PdqSettings;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,7 +29,7 @@ public final class SimRun
      * Schemes the simulator runs.
      */
     public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal",
-        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf");
+        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf", "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full");
 
     /**
      * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
@@ -67,6 +68,25 @@ public final class SimRun
 
     private SimRun()
     {
+    }
+
+    /**
+     * Check that the simulator runs a scheme.
+     *
+     * @param scheme the name.
+     * @throws IllegalArgumentException naming the schemes, or {@code --scheme} and the PDQ variants for an unknown
+     *                                  one starting with {@code pdq}.
+     */
+    public static void requireScheme(final String scheme)
+    {
+        if (PdqSettings.isPdq(scheme))
+        {
+            PdqSettings.forScheme(scheme, 1, false);
+        }
+        if (!SCHEMES.contains(scheme))
+        {
+            throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
+        }
     }
 
     /**
@@ -204,6 +224,31 @@ public final class SimRun
         final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
         final PrintStream progress, final TransmitObserver observer) throws IOException
     {
+        return run(fabric, settings, scheme, label, trace, seed, log, progress, observer, false);
+    }
+
+    /**
+     * Run a scheme over a trace under a label, PDQ with its flows on one path each (per-flow ECMP) or sprayed.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
+     * @param settings the schemes' settings.
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param label    the scheme the log names.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @param observer told of every transmission, or null; ideal, which has no packets, tells it nothing.
+     * @param pdqSpray PDQ sprays each packet over the paths rather than keep each flow on one.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final SimSettings settings, final String scheme,
+        final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
+        final PrintStream progress, final TransmitObserver observer, final boolean pdqSpray) throws IOException
+    {
+        requireScheme(scheme);
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
         final long startCpuNs = THREADS.getCurrentThreadCpuTime();
@@ -230,6 +275,9 @@ public final class SimRun
                 Simulator.Scheme.TCP_PER_FLOW, settings, seed);
             case "dctcp-per-flow" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH),
                 Simulator.Scheme.DCTCP_PER_FLOW, settings, seed);
+            case "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full" -> new Simulator(
+                fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH),
+                PdqSettings.forScheme(scheme, settings.baseRttNs(), settings.tcpMinRtoNs(), pdqSpray), settings, seed);
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
         simulator.transmitObserver(observer);

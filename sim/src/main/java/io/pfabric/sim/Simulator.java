@@ -14,6 +14,7 @@ import io.pfabric.dataplane.queue.EcnQueue;
 import io.pfabric.dataplane.queue.PiasQueue;
 import io.pfabric.dataplane.queue.QueueCounter;
 import io.pfabric.dataplane.queue.QueueDiscipline;
+import io.pfabric.sim.pdq.PdqSettings;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -117,7 +118,12 @@ public final class Simulator
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
          * {@link SimControl} given to the constructor.
          */
-        CONTROLLED;
+        CONTROLLED,
+        /**
+         * PDQ ({@link PdqSettings}): each host's flows are {@link io.pfabric.sim.pdq.PdqSender}s and each link runs a
+         * {@link io.pfabric.sim.pdq.PdqLinkController}, on drop-tail queues.
+         */
+        PDQ;
 
         /**
          * Whether the hosts run the modelled TCP or DCTCP rather than hostd's transport.
@@ -154,6 +160,8 @@ public final class Simulator
     private long deliveredBytes;
     private final SimControl control;
     private TransmitObserver transmitObserver;
+    private final PdqSettings pdqSettings;
+    private final SimPdqLinks pdqLinks;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -196,7 +204,7 @@ public final class Simulator
         final long seed, final SimControl control, final PacketSizer sizer)
     {
         this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
-            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false);
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false, null);
     }
 
     /**
@@ -212,13 +220,33 @@ public final class Simulator
     {
         this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
             null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), settings.tcpDupAckRule(),
-            settings.tcpSackOpensWindow());
+            settings.tcpSackOpensWindow(), null);
+    }
+
+    /**
+     * A simulation of PDQ.
+     *
+     * @param fabric   the fabric; its discipline (drop-tail for PDQ) and buffer apply to every switch port and NIC.
+     * @param pdq      the PDQ variant.
+     * @param settings the fabric's settings (pFabric's transport settings are not used).
+     * @param seed     of the spraying.
+     */
+    public Simulator(final SimFabric fabric, final PdqSettings pdq, final SimSettings settings, final long seed)
+    {
+        this(fabric, Scheme.PDQ, settings.pfabric(), seed, null, null, settings.tcpMinRtoNs(),
+            settings.ecnThresholdLength(), settings.tcpDupAckRule(), settings.tcpSackOpensWindow(), pdq);
     }
 
     private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
-        final long ecnThresholdLength, final DupAckRule tcpDupAckRule, final boolean tcpSackOpensWindow)
+        final long ecnThresholdLength, final DupAckRule tcpDupAckRule, final boolean tcpSackOpensWindow,
+        final PdqSettings pdqSettings)
     {
+        if ((Scheme.PDQ == scheme) != (null != pdqSettings))
+        {
+            throw new IllegalArgumentException("PDQ's settings go with the PDQ scheme, and only with it");
+        }
+        this.pdqSettings = pdqSettings;
         this.tcpMinRtoNs = tcpMinRtoNs;
         this.tcpDupAckRule = tcpDupAckRule;
         this.tcpSackOpensWindow = tcpSackOpensWindow;
@@ -255,6 +283,25 @@ public final class Simulator
             buildLeafSpine(kind);
         }
         sampler = new QueueSampler(fabric, switches);
+        pdqLinks = null == pdqSettings ? null : new SimPdqLinks(switches, pdqSettings, packets);
+    }
+
+    /**
+     * PDQ's settings in this simulation.
+     *
+     * @return them, or null if it does not run PDQ.
+     */
+    PdqSettings pdqSettings()
+    {
+        return pdqSettings;
+    }
+
+    /**
+     * The controller of a switch port's or NIC's link under PDQ, numbered as for {@link #queue(int, int)}.
+     */
+    io.pfabric.sim.pdq.PdqLinkController pdqController(final int switchIndex, final int port)
+    {
+        return pdqLinks.controller(switchIndex, port);
     }
 
     private void buildLeafSpine(final DisciplineSpec kind)
@@ -645,6 +692,10 @@ public final class Simulator
     {
         receivedPackets++;
         deliveredBytes += packets.payloadLength(packet);
+        if (null != pdqLinks)
+        {
+            pdqLinks.onHostArrival(nowNs, packet);
+        }
         hosts[host].inbox.addInt(packet);
         drive(host);
     }
@@ -808,6 +859,15 @@ public final class Simulator
 
     private void onSwitchArrival(final int switchIndex, final int packet)
     {
+        if (null != pdqLinks)
+        {
+            final int back = pdqLinks.onSwitchArrival(nowNs, switchIndex, packet);
+            if (back >= 0)
+            {
+                offer(switchIndex, back, packet);
+                return;
+            }
+        }
         final int destination = packets.destination(packet);
         final int leafOfDestination = fabric.leafOf(destination);
         final int port;
@@ -853,6 +913,10 @@ public final class Simulator
     private void offer(final int switchIndex, final int portIndex, final int packet)
     {
         final SimPort port = switches[switchIndex].ports[portIndex];
+        if (null != pdqLinks)
+        {
+            pdqLinks.onOffer(nowNs, switchIndex, portIndex, packet);
+        }
         final long freeAtNs = port.freeAtNs;
         final boolean busy = freeAtNs > nowNs || (freeAtNs == nowNs && port.freeOrder > currentOrder);
         if (!busy && port.queue.passThrough(packets.length(packet)))
