@@ -134,6 +134,47 @@ public final class ResultsTable
     }
 
     /**
+     * Read a {@code summary.csv} back (its counts of incomplete flows, which it does not hold, read as 0).
+     *
+     * @param file the summary.
+     * @return its lines in file order.
+     * @throws IOException if it cannot be read, or a line is not a summary line (saying which).
+     */
+    public static List<Line> readCsv(final Path file) throws IOException
+    {
+        final List<String> text = Files.readAllLines(file, StandardCharsets.UTF_8);
+        if (text.isEmpty() || !CSV_HEADER.equals(text.get(0).trim()))
+        {
+            throw new IOException(file + ": not a summary (its first line is not '" + CSV_HEADER + "')");
+        }
+        final List<Line> lines = new ArrayList<>();
+        for (int i = 1; i < text.size(); i++)
+        {
+            if (text.get(i).isBlank())
+            {
+                continue;
+            }
+            final String[] fields = text.get(i).split(",", -1);
+            try
+            {
+                if (7 != fields.length)
+                {
+                    throw new IllegalArgumentException("7 fields expected, got " + fields.length);
+                }
+                final FctAnalysis.Bin bin = FctAnalysis.Bin.valueOf(fields[2].trim().toUpperCase(Locale.ROOT));
+                lines.add(new Line(fields[0].trim(), fields[1].trim(), new FctAnalysis.Summary(bin,
+                    Integer.parseInt(fields[3].trim()), 0, Double.parseDouble(fields[4]), Double.parseDouble(fields[5]),
+                    Double.parseDouble(fields[6]))));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IOException(file + ":" + (i + 1) + ": " + ex.getMessage(), ex);
+            }
+        }
+        return lines;
+    }
+
+    /**
      * Print the table for people.
      *
      * @param out   where.
