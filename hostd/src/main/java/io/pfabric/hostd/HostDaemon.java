@@ -558,7 +558,7 @@ public final class HostDaemon implements AutoCloseable
     public CompletableFuture<FlowRecord> send(final String destination, final byte[] payload, final int dscp,
         final long deadlineNs)
     {
-        return transport().send(hostIndex(destination), payload, dscp, deadlineNs);
+        return transport().send(destinationIndex(destination), payload, dscp, deadlineNs);
     }
 
     /**
@@ -573,7 +573,7 @@ public final class HostDaemon implements AutoCloseable
     public CompletableFuture<FlowRecord> send(final String destination, final long sizeBytes, final int dscp,
         final long deadlineNs)
     {
-        return transport().send(hostIndex(destination), sizeBytes, dscp, deadlineNs);
+        return transport().send(destinationIndex(destination), sizeBytes, dscp, deadlineNs);
     }
 
     /**

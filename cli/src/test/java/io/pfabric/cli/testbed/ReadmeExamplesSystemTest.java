@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * code blocks at test time and run exactly as written, in order, each block with a time bound, as a user pastes them
  * into a shell in a fresh clone: {@code ./pfabric} is the launcher's stand-in (this JVM's java and class path, with
  * the clone as pfabric's home), {@code testbed/} the repository's. The whole run is in a mount, network and PID
- * namespace of its own, with a /run/netns and a /tmp of its own, so that it sees no other testbed, socket or
- * process and leaves nothing behind: when it ends, every process it started ends with it. A failed run leaves the
+ * namespace of its own, with a /run/netns and a /tmp of its own (the repository mounted back in place, for a clone
+ * that lives under /tmp), so that it sees no other testbed, socket or process and leaves nothing behind: when it ends, every process it started ends with it. A failed run leaves the
  * clone, with each block's output and the daemons' logs, under {@code cli/target/readme-*}.
  */
 @Timeout(900)
@@ -82,7 +82,9 @@ class ReadmeExamplesSystemTest
             executable(clone.resolve("pfabric"), "#!/bin/bash\nexec " + words(java) + " \"$@\"\n");
 
             final StringBuilder driver = new StringBuilder("""
-                mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns && mount -t tmpfs tmpfs /tmp || exit 99
+                mkdir -p /run/netns && mount -t tmpfs tmpfs /run/netns || exit 99
+                mount -t tmpfs tmpfs /mnt && mkdir /mnt/repository && mount --bind "$2" /mnt/repository || exit 99
+                mount -t tmpfs tmpfs /tmp && mkdir -p "$2" && mount --bind /mnt/repository "$2" || exit 99
                 ip link set lo up
                 cd "$1"
                 """);
@@ -103,7 +105,8 @@ class ReadmeExamplesSystemTest
 
             final long boundSec = EXAMPLES.stream().mapToLong(Example::boundSec).sum() + 60;
             final ProcessBuilder builder = new ProcessBuilder("unshare", "--mount", "--net", "--pid", "--fork", "--mount-proc",
-                "--propagation", "private", "bash", clone.resolve("driver.sh").toString(), clone.toString())
+                "--propagation", "private", "bash", clone.resolve("driver.sh").toString(), clone.toString(),
+                repository.toString())
                 .directory(clone.toFile()).redirectErrorStream(true).redirectOutput(clone.resolve("driver.log")
                     .toFile());
             final Process run = builder.start();
