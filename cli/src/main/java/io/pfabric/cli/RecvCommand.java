@@ -64,7 +64,8 @@ public final class RecvCommand implements Callable<Integer>
             }
             client.subscribe((source, flowId, message) ->
             {
-                System.out.printf(Locale.ROOT, "from %s flow %x: %,d bytes%n", source, flowId, message.length);
+                ConsoleLine.print(System.out, String.format(Locale.ROOT, "from %s flow %x: %,d bytes%n", source,
+                    flowId, message.length));
                 if (null != saveDirectory)
                 {
                     try

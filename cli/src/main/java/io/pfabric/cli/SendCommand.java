@@ -117,10 +117,10 @@ public final class SendCommand implements Callable<Integer>
                     "(is a hostd running on %s?)%n", destination, timeoutText, destination);
                 return 1;
             }
-            System.out.printf(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, %d timeouts, %,d bytes " +
-                "retransmitted%s%n", bytes, destination, completion.flowId(), completion.fctNs() / 1e6,
-                completion.timeouts(), completion.retransmittedBytes(), deadlineNs <= 0 ? "" :
-                completion.fctNs() <= deadlineNs ? ", deadline met" : ", deadline missed");
+            ConsoleLine.print(System.out, String.format(Locale.ROOT, "sent %,d bytes to %s: flow %x, fct %.3f ms, " +
+                "%d timeouts, %,d bytes retransmitted%s%n", bytes, destination, completion.flowId(),
+                completion.fctNs() / 1e6, completion.timeouts(), completion.retransmittedBytes(), deadlineNs <= 0 ? "" :
+                completion.fctNs() <= deadlineNs ? ", deadline met" : ", deadline missed"));
             return 0;
         }
         catch (final ExecutionException ex)
