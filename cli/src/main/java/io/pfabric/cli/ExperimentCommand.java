@@ -151,7 +151,8 @@ public final class ExperimentCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final long startNs = System.nanoTime();
-        final Experiment experiment = new Experiment(settings, System.err);
+        final Experiment experiment = new Experiment(settings, System.err, TestbedCommand.experimentPrefix())
+            .publish(TestbedCommand.pfabricDirectory(), "experiment");
         final Experiment.Outcome outcome;
         try (LiveView view = live ? new LiveView(System.out, "experiment") : null)
         {

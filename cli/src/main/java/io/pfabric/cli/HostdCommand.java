@@ -24,6 +24,7 @@ import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.experiment.HostMetrics;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -465,7 +466,7 @@ public final class HostdCommand implements Callable<Integer>
             return null;
         }
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
-        DaemonMetrics.bindHost(daemon, registry);
+        HostMetrics.bind(daemon, registry);
         final FlowCompletionMeter meter = new FlowCompletionMeter(hostName, daemon.counters(), registry);
         final CountersFile counters;
         try

@@ -102,8 +102,34 @@ public final class Experiment
     private final Teardown teardown = new Teardown();
     private final HostdReplay hosts;
     private volatile boolean stopped;
+    private final String prefix;
     private volatile Observer observer = new Observer()
     {
+    };
+    private volatile FabricMetrics published;
+    private Path publishDirectory;
+    private String publishName;
+    private final Observer observers = new Observer()
+    {
+        public void onFabric(final Topology fabric, final FabricRunner switches)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onFabric(fabric, switches);
+            }
+            observer.onFabric(fabric, switches);
+        }
+
+        public void onHosts(final List<HostDaemon> started)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onHosts(started);
+            }
+            observer.onHosts(started);
+        }
     };
     private PathRtts rtts;
     private String tcpSettings;
@@ -142,7 +168,21 @@ public final class Experiment
     public Experiment observe(final Observer newObserver)
     {
         observer = newObserver;
-        hosts.observe(newObserver);
+        return this;
+    }
+
+    /**
+     * Publish the fabric while the run goes on, for {@code pfabric top} and {@code pfabric monitor} in another
+     * terminal ({@link FabricMetrics}); removed when the run ends, fails or is stopped.
+     *
+     * @param pfabricDirectory the project's {@code .pfabric} directory.
+     * @param name             the run's name there, e.g. {@code demo}.
+     * @return this.
+     */
+    public Experiment publish(final Path pfabricDirectory, final String name)
+    {
+        publishDirectory = pfabricDirectory;
+        publishName = name;
         return this;
     }
 
@@ -154,7 +194,20 @@ public final class Experiment
      */
     public Experiment(final ExperimentSettings settings, final PrintStream out)
     {
+        this(settings, out, PREFIX);
+    }
+
+    /**
+     * An experiment whose namespaces have a prefix of their own.
+     *
+     * @param settings what to run.
+     * @param out      where progress and notes go (standard error).
+     * @param prefix   of its namespace names ({@value #PREFIX} by default).
+     */
+    public Experiment(final ExperimentSettings settings, final PrintStream out, final String prefix)
+    {
         this.settings = settings;
+        this.prefix = prefix;
         this.topology = settings.topology();
         this.out = out;
         for (final HostSpec host : topology.hosts())
@@ -164,13 +217,14 @@ public final class Experiment
         this.testbed = switch (settings.testbed())
         {
             case "mininet" ->
-                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out());
+                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), prefix, settings.out());
             case "loopback" -> new LoopbackTestbed(topology);
-            default -> new NetnsTestbed(topology, PREFIX);
+            default -> new NetnsTestbed(topology, prefix);
         };
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
         this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
+        hosts.observe(observers);
     }
 
     /**
@@ -314,12 +368,13 @@ public final class Experiment
         final long startNs = System.nanoTime();
         Files.createDirectories(settings.out());
         final List<String> leftovers =
-            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(PREFIX);
+            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(prefix);
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
         }
         final Map<Double, List<WorkloadTrace.FlowSpec>> traces = traces();
+        publish();
         progress.start();
         try
         {
@@ -356,6 +411,22 @@ public final class Experiment
         ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
             settings.out().resolve("README.md"));
         return outcome;
+    }
+
+    private void publish() throws IOException
+    {
+        if (null == publishDirectory)
+        {
+            return;
+        }
+        try
+        {
+            published = teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology));
+        }
+        catch (final IllegalStateException ex)
+        {
+            out.println("pfabric experiment: " + ex.getMessage() + "; 'pfabric top' will not show this run");
+        }
     }
 
     private void writeDeadlines() throws IOException
@@ -428,7 +499,7 @@ public final class Experiment
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
         final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
-        observer.onFabric(topology, fabric.switches());
+        observers.onFabric(topology, fabric.switches());
         try
         {
             if (null == rtts)

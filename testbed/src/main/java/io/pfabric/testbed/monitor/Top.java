@@ -90,6 +90,23 @@ public final class Top
     public static void run(final Path stateDirectory, final PrintStream out, final boolean once, final long intervalNs)
         throws IOException
     {
+        run(stateDirectory, RunningFabrics.TESTBED, out, once, intervalNs);
+    }
+
+    /**
+     * Show a running fabric until interrupted, or once.
+     *
+     * @param stateDirectory the fabric's state directory.
+     * @param name           the fabric's name, for the heading.
+     * @param out            where to print.
+     * @param once           print one view, without ANSI codes, and return.
+     * @param intervalNs     time between views, and the interval over which rates are measured.
+     * @throws IllegalStateException if the fabric does not run.
+     * @throws IOException           if its state cannot be read.
+     */
+    public static void run(final Path stateDirectory, final String name, final PrintStream out, final boolean once,
+        final long intervalNs) throws IOException
+    {
         if (intervalNs <= 0)
         {
             throw new IllegalArgumentException("--interval must be positive");
@@ -105,8 +122,9 @@ public final class Top
             final PrometheusText now = scrape(endpoints, problems);
             final long nowNs = System.nanoTime();
             final TopView view = TopView.of(before, now, (nowNs - beforeNs) / 1e9);
-            final String heading = String.format(Locale.ROOT, "pfabric top  %s  %d switches, %d hosts, %d daemons " +
-                "serving metrics; rates over %.1f s%s", LocalTime.now().format(TIME), topology.switches().size(),
+            final String heading = String.format(Locale.ROOT, "pfabric top  %s  %s  %d switches, %d hosts, %d " +
+                "daemons serving metrics; rates over %.1f s%s", name, LocalTime.now().format(TIME),
+                topology.switches().size(),
                 topology.hosts().size(), endpoints.size(), view.intervalSeconds(), once ? "" : " (Ctrl-C quits)");
             final String screen = screen(view, heading, problems);
             out.print(once ? screen : CLEAR + screen);
