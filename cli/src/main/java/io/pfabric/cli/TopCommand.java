@@ -6,6 +6,7 @@ import io.pfabric.testbed.monitor.Top;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -22,7 +23,8 @@ import java.util.concurrent.Callable;
         "'pfabric demo', 'experiment' or 'soak' publishes under .pfabric/live/. Ctrl-C quits.")
 public final class TopCommand implements Callable<Integer>
 {
-    @Option(names = "--once", description = "Print one view (rates over one interval) without redrawing, and exit.")
+    @Option(names = "--once", description = "Print one view (rates over one interval) without redrawing, and exit; " +
+        "with status 2 if a recorded daemon did not answer.")
     boolean once;
 
     @Option(names = "--interval", defaultValue = "1s", paramLabel = "DURATION",
@@ -44,7 +46,12 @@ public final class TopCommand implements Callable<Integer>
             throw new IllegalArgumentException("--interval must be positive");
         }
         final RunningFabrics.Fabric chosen = RunningFabrics.choose(TestbedCommand.pfabricDirectory(), fabric);
-        Top.run(chosen.stateDirectory(), chosen.name(), System.out, once, intervalNs);
+        final List<String> silent = Top.run(chosen.stateDirectory(), chosen.name(), System.out, once, intervalNs);
+        if (once && !silent.isEmpty())
+        {
+            throw new IllegalStateException(silent.get(0) + (silent.size() > 1 ?
+                " (and " + (silent.size() - 1) + " more daemons, listed above)" : ""));
+        }
         return 0;
     }
 }
