@@ -44,8 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@code star:3} in namespaces of the test's own prefix) is held right after its hosts start, the test sends flows
  * through those hosts, and then {@code pfabric top --once}, run as a user runs it in another terminal, prints every
  * switch port and every host of the run with its counters; and {@code --live}'s view redraws the same ports and hosts
- * while the run goes on. When the run is stopped (as on Ctrl-C), its fabric is no longer published and
- * {@code pfabric top} says that nothing runs.
+ * while the run goes on. When the run is stopped (as on Ctrl-C), its fabric is no longer published: a top left
+ * running says so and ends, and {@code pfabric top} says that nothing runs.
  */
 @RequiresNetns
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -59,6 +59,7 @@ class TopDuringExperimentSystemTest
     Path directory;
 
     private final ExecutorService runner = Executors.newSingleThreadExecutor();
+    private final ExecutorService watcher = Executors.newSingleThreadExecutor();
     private final Held held = new Held();
     private Experiment experiment;
 
@@ -105,6 +106,7 @@ class TopDuringExperimentSystemTest
                 experiment.stop();
             }
             held.release.countDown();
+            watcher.shutdownNow();
             runner.shutdown();
             assertTrue(runner.awaitTermination(60, TimeUnit.SECONDS), "the stopped run ended");
         }
@@ -205,9 +207,16 @@ class TopDuringExperimentSystemTest
         assertTrue(Long.parseLong(row(screen, "h1", null)[2]) >= 1, "h1's flow done\n" + screen);
         assertEquals(1, Long.parseLong(row(screen, "h3", null)[1]), "h3's long flow active\n" + screen);
 
+        final ByteArrayOutputStream watched = new ByteArrayOutputStream();
+        final Future<?> watching = watcher.submit(() -> Top.run(
+            pfabricDirectory.resolve(RunningFabrics.DIRECTORY).resolve("experiment"), "experiment",
+            new PrintStream(watched, true, StandardCharsets.UTF_8), false, TimeUnit.MILLISECONDS.toNanos(100)));
         experiment.stop();
         held.release.countDown();
         Await.await(run::isDone, PATIENCE, "the stopped run ended");
+        Await.await(watching::isDone, PATIENCE, "top, left running, ended with the run");
+        assertTrue(watched.toString(StandardCharsets.UTF_8).endsWith("pfabric top: the experiment has stopped " +
+            "running\n"), watched.toString(StandardCharsets.UTF_8));
         assertFalse(Files.exists(pfabricDirectory.resolve(RunningFabrics.DIRECTORY).resolve("experiment")),
             "the run's fabric is no longer published");
 

@@ -117,7 +117,7 @@ public final class Top
     }
 
     /**
-     * Show a running fabric until interrupted, or once.
+     * Show a running fabric until interrupted or it stops running, or once.
      *
      * @param stateDirectory the fabric's state directory.
      * @param name           the fabric's name, for the heading.
@@ -159,6 +159,12 @@ public final class Top
             }
             before = now;
             beforeNs = nowNs;
+            if (!RunningFabrics.isRunning(stateDirectory))
+            {
+                out.println("pfabric top: the " + name + " has stopped running");
+                out.flush();
+                return List.of();
+            }
             endpoints = MetricsEndpoint.readAll(stateDirectory);
         }
         return problems;
