@@ -6,13 +6,12 @@ import io.micrometer.core.instrument.Tags;
 import io.pfabric.common.control.ControlInbox;
 import io.pfabric.controllerd.ControllerDaemon;
 import io.pfabric.controllerd.session.ControllerCounters;
-import io.pfabric.experiment.TcpReplay;
 
 import java.util.function.ToLongFunction;
 
 /**
- * The counters of controllerd and tcpd as meters, for {@code --counters-file} (switchd's are {@code SwitchMetrics},
- * hostd's {@code HostMetrics}).
+ * The counters of controllerd as meters, for {@code --counters-file} (switchd's are {@code SwitchMetrics}, hostd's and
+ * tcpd's {@code HostMetrics}).
  */
 final class DaemonMetrics
 {
@@ -58,21 +57,6 @@ final class DaemonMetrics
             ControllerCounters::normalizations);
         counter(registry, "controller.rate.messages.sent", "Rate messages sent", tags, counters,
             ControllerCounters::rateMessagesSent);
-    }
-
-    /**
-     * Register a kernel-TCP replay's counters.
-     *
-     * @param host     the replaying host's name.
-     * @param replay   the replay.
-     * @param registry to register with.
-     */
-    static void bindTcp(final String host, final TcpReplay replay, final MeterRegistry registry)
-    {
-        final Tags tags = Tags.of("host", host);
-        counter(registry, "tcp.flows.completed", "Flows completed", tags, replay, TcpReplay::completedFlows);
-        counter(registry, "tcp.extra.connections", "Connections opened beyond the pool", tags, replay,
-            TcpReplay::extraConnections);
     }
 
     private static <T> void counter(final MeterRegistry registry, final String name, final String description,

@@ -4,6 +4,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.experiment.Experiment;
 import io.pfabric.experiment.FabricMetrics;
+import io.pfabric.experiment.HostMetrics;
+import io.pfabric.experiment.TcpReplay;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.monitor.PrometheusText;
@@ -78,6 +80,19 @@ final class LiveView implements Experiment.Observer, AutoCloseable
         for (final HostDaemon host : hosts)
         {
             FabricMetrics.bindHost(host, meters);
+        }
+        hostMeters = meters;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
+    {
+        final PrometheusMeterRegistry meters = CountersFile.newRegistry();
+        for (int i = 0; i < names.size(); i++)
+        {
+            HostMetrics.bindTcp(names.get(i), replays.get(i), meters);
         }
         hostMeters = meters;
     }

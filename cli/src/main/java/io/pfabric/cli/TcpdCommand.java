@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.experiment.HostMetrics;
 import io.pfabric.experiment.TcpReplay;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.os.Commands;
@@ -137,7 +138,7 @@ public final class TcpdCommand implements Callable<Integer>
             final GracefulStop stop = new GracefulStop(replay::stop, "tcpd-stop");
             try
             {
-                DaemonMetrics.bindTcp(hostName, replay, registry);
+                HostMetrics.bindTcp(hostName, replay, registry);
                 replay.connect(pool);
                 final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
                 final int completed;

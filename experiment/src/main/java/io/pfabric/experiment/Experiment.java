@@ -130,6 +130,16 @@ public final class Experiment
             }
             observer.onHosts(started);
         }
+
+        public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onTcpHosts(names, replays);
+            }
+            observer.onTcpHosts(names, replays);
+        }
     };
     private PathRtts rtts;
     private String tcpSettings;
@@ -155,6 +165,16 @@ public final class Experiment
          * @param hosts the hosts.
          */
         default void onHosts(List<HostDaemon> hosts)
+        {
+        }
+
+        /**
+         * Hosts replaying with kernel TCP have started, in place of any hosts before them.
+         *
+         * @param hosts   the hosts' names.
+         * @param replays their replays, in the same order.
+         */
+        default void onTcpHosts(List<String> hosts, List<TcpReplay> replays)
         {
         }
     }
@@ -606,6 +626,7 @@ public final class Experiment
                 threads.add(thread);
                 replays.add(teardown.add(HostdReplay.get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
             }
+            observers.onTcpHosts(List.copyOf(hostNames), List.copyOf(replays));
             final List<Future<?>> connected = new ArrayList<>();
             for (int i = 0; i < replays.size(); i++)
             {

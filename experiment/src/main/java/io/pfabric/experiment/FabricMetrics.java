@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * An experiment's fabric as {@code pfabric top} and {@code pfabric monitor} see a testbed's, while it runs: published
  * under the project's {@code .pfabric/live/NAME} ({@link PublishedFabric}), the switches that run in this process
  * served on one loopback port, as the testbed's switches process serves them, and every host on one of its own, as
- * {@code hostd --metrics 0} serves it. The meters are bound afresh to each fabric and each set of hosts the experiment
+ * {@code hostd --metrics 0} (or, while kernel TCP replays, {@code tcpd}) serves it. The meters are bound afresh to each fabric and each set of hosts the experiment
  * starts; the addresses stay for the whole run.
  */
 public final class FabricMetrics implements Experiment.Observer, AutoCloseable
@@ -124,6 +124,23 @@ public final class FabricMetrics implements Experiment.Observer, AutoCloseable
             {
                 final PrometheusMeterRegistry registry = newRegistry();
                 bindHost(host, registry);
+                meters.set(registry);
+            }
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
+    {
+        for (int i = 0; i < names.size(); i++)
+        {
+            final AtomicReference<PrometheusMeterRegistry> meters = hosts.get(names.get(i));
+            if (null != meters)
+            {
+                final PrometheusMeterRegistry registry = newRegistry();
+                HostMetrics.bindTcp(names.get(i), replays.get(i), registry);
                 meters.set(registry);
             }
         }

@@ -1,6 +1,7 @@
 package io.pfabric.experiment;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.pfabric.hostd.HostDaemon;
@@ -9,7 +10,7 @@ import io.pfabric.hostd.transport.TransportCounters;
 import java.util.function.ToLongFunction;
 
 /**
- * A host's transport counters as meters, tagged with the host's name: what hostd serves ({@code --metrics},
+ * A host's transport counters as meters, tagged with the host's name: what hostd and tcpd serve ({@code --metrics},
  * {@code --counters-file}) and what an experiment's hosts serve while it runs.
  */
 public final class HostMetrics
@@ -60,6 +61,27 @@ public final class HostMetrics
             TransportCounters::receiversExpired);
         counter(registry, tags, counters, "expired.flow.packets", "Packets dropped of incoming flows given up",
             TransportCounters::expiredFlowPackets);
+    }
+
+    /**
+     * Register a kernel-TCP replay's counters, and its flows active (started and not completed).
+     *
+     * @param host     the replaying host's name.
+     * @param replay   the replay.
+     * @param registry to register with.
+     */
+    public static void bindTcp(final String host, final TcpReplay replay, final MeterRegistry registry)
+    {
+        final Tags tags = Tags.of("host", host);
+        FunctionCounter.builder("pfabric.tcp.flows.started", replay, r -> r.startedFlows())
+            .description("Flows started").tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.tcp.flows.completed", replay, r -> r.completedFlows())
+            .description("Flows completed").tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.tcp.extra.connections", replay, r -> r.extraConnections())
+            .description("Connections opened beyond the pool").tags(tags).register(registry);
+        Gauge.builder("pfabric.tcp.flows.active", replay,
+            r -> Math.max(0, r.startedFlows() - r.completedFlows()))
+            .description("Flows started and not completed").tags(tags).register(registry);
     }
 
     private static void counter(final MeterRegistry registry, final Tags tags, final TransportCounters counters,
