@@ -89,16 +89,6 @@ public final class FabricMetrics implements Experiment.Observer, AutoCloseable
     }
 
     /**
-     * The state directory {@code pfabric top} reads.
-     *
-     * @return the directory.
-     */
-    public Path stateDirectory()
-    {
-        return published.stateDirectory();
-    }
-
-    /**
      * {@inheritDoc}
      */
     public void onFabric(final Topology topology, final FabricRunner runner)
