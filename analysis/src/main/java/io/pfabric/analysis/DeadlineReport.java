@@ -9,6 +9,7 @@ import java.awt.Color;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
+import java.util.regex.Matcher;
 
 /**
  * What the pFabric paper reports of its deadline runs (§5.4.2): application throughput, the fraction of the flows with
@@ -112,6 +114,44 @@ public final class DeadlineReport
         final int completed = others - incomplete;
         return new Row(scheme, load, deadlineMeanUs, flows, met, others, incomplete,
             0 == completed ? Double.NaN : sum / completed);
+    }
+
+    /**
+     * Summarize every {@code fct-*.csv} of a directory whose flows carry deadlines, one row per log (a log names its
+     * scheme and load as {@link ResultsTable#summarize} reads them). The log does not record the mean the deadlines
+     * were drawn with, so a row's mean deadline is the mean of its flows' deadlines.
+     *
+     * @param directory the results.
+     * @param analysis  normalizes the other flows' FCTs.
+     * @param hostIndex maps a host name to its index for the base RTT.
+     * @return the rows, by file name; empty if no flow has a deadline.
+     * @throws IOException if a log cannot be read.
+     */
+    public static List<Row> summarize(final Path directory, final FctAnalysis analysis,
+        final ToIntFunction<String> hostIndex) throws IOException
+    {
+        final List<Path> logs = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "fct-*.csv"))
+        {
+            files.forEach(logs::add);
+        }
+        logs.sort(null);
+        final List<Row> rows = new ArrayList<>();
+        for (final Path log : logs)
+        {
+            final List<FctLogReader.Row> flows = FctLogReader.read(log);
+            final double meanDeadlineNs = flows.stream().filter(FctLogReader.Row::hasDeadline)
+                .mapToLong(FctLogReader.Row::deadlineNs).average().orElse(Double.NaN);
+            if (Double.isNaN(meanDeadlineNs))
+            {
+                continue;
+            }
+            final Matcher matcher = ResultsTable.FILE_NAME.matcher(log.getFileName().toString());
+            final String load = matcher.matches() && null != matcher.group(2) ? matcher.group(2) : "-";
+            final String scheme = flows.get(0).scheme();
+            rows.add(of(scheme, load, meanDeadlineNs / 1e3, flows, analysis, hostIndex));
+        }
+        return rows;
     }
 
     /**

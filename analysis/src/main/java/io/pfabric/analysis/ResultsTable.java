@@ -36,7 +36,7 @@ public final class ResultsTable
      */
     public static final String DSCP_SUFFIX = ":dscp";
 
-    private static final Pattern FILE_NAME = Pattern.compile("fct-(.+?)(?:-([0-9.]+))?\\.csv");
+    static final Pattern FILE_NAME = Pattern.compile("fct-(.+?)(?:-([0-9.]+))?\\.csv");
 
     /**
      * One row of the table.

@@ -44,4 +44,30 @@ class ResultsTableTest
         assertEquals(2.0, all.get(1).summary().mean(), 1e-9);
         assertEquals(4.0, all.get(2).summary().mean(), 1e-9);
     }
+
+    @Test
+    void logsWithDeadlinesGiveTheFractionMetAndTheOtherFlowsMean(@TempDir final Path directory) throws Exception
+    {
+        try (FctLogWriter log = new FctLogWriter(directory.resolve("fct-pfabric-edf-0.6.csv"), false, true))
+        {
+            log.append(1, "h1", "h2", SEGMENT, 0, 3 * MS, 0, 0, "pfabric-edf", 0, 4 * MS);
+            log.append(2, "h1", "h2", SEGMENT, 0, 6 * MS, 0, 0, "pfabric-edf", 0, 2 * MS);
+            log.append(3, "h1", "h2", SEGMENT, 0, -1, 0, 0, "pfabric-edf", 0, 6 * MS);
+            log.append(4, "h1", "h2", SEGMENT, 0, 6 * MS, 0, 0, "pfabric-edf", 0, 0);
+        }
+        try (FctLogWriter log = new FctLogWriter(directory.resolve("fct-tcp-0.6.csv")))
+        {
+            log.append(1, "h1", "h2", SEGMENT, 0, 3 * MS, 0, 0, "tcp");
+        }
+        final List<DeadlineReport.Row> rows = DeadlineReport.summarize(directory, analysis, host -> 0);
+        assertEquals(1, rows.size(), "the log without deadlines has no row");
+        final DeadlineReport.Row row = rows.get(0);
+        assertEquals("pfabric-edf", row.scheme());
+        assertEquals("0.6", row.load());
+        assertEquals(4_000.0, row.deadlineMeanUs(), 1e-9, "the mean of the flows' deadlines");
+        assertEquals(3, row.flows());
+        assertEquals(1, row.met(), "one in time, one late, one never done");
+        assertEquals(1, row.otherFlows());
+        assertEquals(4.0, row.otherMeanNormalized(), 1e-9);
+    }
 }

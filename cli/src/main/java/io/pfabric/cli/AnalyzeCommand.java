@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.analysis.DeadlineReport;
 import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.ToIntFunction;
 
 /**
  * {@code pfabric analyze}: normalized FCT per scheme, load and size bin from a directory of FCT logs.
@@ -27,7 +29,9 @@ import java.util.concurrent.Callable;
         "it could do alone on the idle fabric (base RTT + (segments - 1) packet times at the access rate), and " +
         "prints per scheme, load and bin (small (0,100KB], medium (100KB,10MB], large (10MB,inf), all) the count, " +
         "mean, median and 99th percentile; flows that never completed are counted apart. Writes DIR/summary.csv " +
-        "as " + ResultsTable.CSV_HEADER + ".")
+        "as " + ResultsTable.CSV_HEADER + ". When flows carry deadlines, also prints per log the fraction of them " +
+        "that met their deadline and the other flows' mean normalized FCT, and writes DIR/deadlines-analyzed.csv as " +
+        DeadlineReport.CSV_HEADER + " (the mean deadline being the mean of the log's deadlines).")
 public final class AnalyzeCommand implements Callable<Integer>
 {
     @Parameters(index = "0", paramLabel = "RESULTS_DIR", description = "Directory holding fct-*.csv files.")
@@ -53,6 +57,8 @@ public final class AnalyzeCommand implements Callable<Integer>
         }
         final long rateBitsPerSec = Rates.parseOption("--rate", rate, false);
         final List<ResultsTable.Line> lines;
+        final FctAnalysis analysis;
+        final ToIntFunction<String> hostIndex;
         if (null != baseRtt)
         {
             final long baseRttNs = Quantities.parseNanos(baseRtt);
@@ -60,8 +66,8 @@ public final class AnalyzeCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException("--base-rtt must be positive");
             }
-            lines = ResultsTable.summarize(directory,
-                new FctAnalysis(rateBitsPerSec, (source, destination) -> baseRttNs), host -> 0);
+            analysis = new FctAnalysis(rateBitsPerSec, (source, destination) -> baseRttNs);
+            hostIndex = host -> 0;
         }
         else
         {
@@ -71,12 +77,23 @@ public final class AnalyzeCommand implements Callable<Integer>
                 throw new IllegalArgumentException("give --base-rtt: there is no " + table);
             }
             final PathRtts rtts = PathRtts.read(table);
-            lines = ResultsTable.summarize(directory, new FctAnalysis(rateBitsPerSec, rtts), rtts::hostIndex);
+            analysis = new FctAnalysis(rateBitsPerSec, rtts);
+            hostIndex = rtts::hostIndex;
         }
+        lines = ResultsTable.summarize(directory, analysis, hostIndex);
         final Path summaryFile = directory.resolve("summary.csv");
         ResultsTable.print(System.out, lines);
         ResultsTable.writeCsv(summaryFile, lines);
         System.err.println("pfabric analyze: wrote " + summaryFile);
+        final List<DeadlineReport.Row> deadlines = DeadlineReport.summarize(directory, analysis, hostIndex);
+        if (!deadlines.isEmpty())
+        {
+            final Path deadlinesFile = directory.resolve("deadlines-analyzed.csv");
+            System.out.println();
+            DeadlineReport.print(System.out, deadlines);
+            DeadlineReport.writeCsv(deadlinesFile, deadlines);
+            System.err.println("pfabric analyze: wrote " + deadlinesFile);
+        }
         return 0;
     }
 }
