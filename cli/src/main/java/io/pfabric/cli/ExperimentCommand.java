@@ -162,7 +162,7 @@ public final class ExperimentCommand implements Callable<Integer>
             outcome = experiment.runStoppingOnSignal("pfabric experiment");
         }
         final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
-        ResultsTable.print(System.out, outcome.lines());
+        ResultsTable.print(System.out, outcome.lines(), outcome::fidelityOf);
         System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +
             "summary.csv, fct-vs-load.png)%n", wallSec / 60, wallSec % 60, out);
         return 0;

@@ -34,10 +34,12 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -61,6 +63,13 @@ public final class Experiment
      * Prefix of the experiment's namespaces; leftovers of a crashed run are removed at the next start.
      */
     public static final String PREFIX = "pfexp";
+
+    /**
+     * The system property that gives a testbed's namespaces a prefix of one's own; an experiment then takes it with
+     * {@code x} appended ({@link #namespacePrefix()}), so that two users of one machine never remove each other's
+     * fabrics.
+     */
+    public static final String PREFIX_PROPERTY = "pfabric.testbed.prefix";
 
     /**
      * The scheme under which the simulator's pFabric on the same trace and fabric appears beside the emulated one.
@@ -88,9 +97,31 @@ public final class Experiment
      * @param rtts        the measured base RTT of every path.
      * @param transportSettings hostd's transport settings.
      * @param tcpSettings the kernel TCP settings of the baseline, or null if it did not run.
+     * @param fidelity    each emulated run's invariants, by {@code scheme,load}, in the order they ran.
      */
-    public record Outcome(List<ResultsTable.Line> lines, PathRtts rtts, String transportSettings, String tcpSettings)
+    public record Outcome(List<ResultsTable.Line> lines, PathRtts rtts, String transportSettings, String tcpSettings,
+        Map<String, Fidelity> fidelity)
     {
+        /**
+         * The verdict of the run a line of the table comes from.
+         *
+         * @param line a line of the table.
+         * @return {@link Fidelity#label()}, or {@code -} for a scheme that was not emulated (Ideal, the simulator).
+         */
+        public String fidelityOf(final ResultsTable.Line line)
+        {
+            return Fidelity.labelOf(fidelity, line);
+        }
+
+        /**
+         * The runs whose invariants broke.
+         *
+         * @return their keys, {@code scheme,load}.
+         */
+        public Set<String> brokenRuns()
+        {
+            return Fidelity.brokenRuns(fidelity);
+        }
     }
 
     private final ExperimentSettings settings;
@@ -107,6 +138,7 @@ public final class Experiment
     };
     private PathRtts rtts;
     private String tcpSettings;
+    private final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
 
     /**
      * Told what runs, as it starts, for a view of the experiment while it runs; on the experiment's thread.
@@ -164,13 +196,26 @@ public final class Experiment
         this.testbed = switch (settings.testbed())
         {
             case "mininet" ->
-                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), PREFIX, settings.out());
+                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), namespacePrefix(),
+                    settings.out());
             case "loopback" -> new LoopbackTestbed(topology);
-            default -> new NetnsTestbed(topology, PREFIX);
+            default -> new NetnsTestbed(topology, namespacePrefix());
         };
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
         this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
+    }
+
+    /**
+     * The prefix of the experiment's namespaces: {@link #PREFIX}, or the value of {@link #PREFIX_PROPERTY} with
+     * {@code x} appended.
+     *
+     * @return the prefix.
+     */
+    public static String namespacePrefix()
+    {
+        final String own = System.getProperty(PREFIX_PROPERTY);
+        return null == own || own.isEmpty() ? PREFIX : own + "x";
     }
 
     /**
@@ -314,7 +359,7 @@ public final class Experiment
         final long startNs = System.nanoTime();
         Files.createDirectories(settings.out());
         final List<String> leftovers =
-            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(PREFIX);
+            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(namespacePrefix());
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
@@ -344,18 +389,36 @@ public final class Experiment
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
-        ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines);
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings, Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
+        ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines, outcome::fidelityOf);
         if (null != settings.deadlines())
         {
             writeDeadlines();
         }
-        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings);
-        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load",
-            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows()),
-            settings.out().resolve("fct-vs-load.png"));
+        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load%s",
+            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows(),
+            outcome.brokenRuns().isEmpty() ? "" : " (x: invariants broken, the machine's figures)"),
+            settings.out().resolve("fct-vs-load.png"), outcome.brokenRuns());
+        warnBroken(outcome);
         ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
             settings.out().resolve("README.md"));
         return outcome;
+    }
+
+    /**
+     * Say, after the table, which runs' figures are the machine's rather than the network's.
+     */
+    private void warnBroken(final Outcome outcome)
+    {
+        outcome.fidelity().forEach((run, figures) ->
+        {
+            if (figures.isBroken())
+            {
+                out.printf(Locale.ROOT, "pfabric experiment: WARNING %s at load %s: %s; its figures describe this " +
+                    "machine more than the network (%s)%n", run.substring(0, run.indexOf(',')),
+                    run.substring(run.indexOf(',') + 1), figures.label(), figures.figures());
+            }
+        });
     }
 
     private void writeDeadlines() throws IOException
@@ -443,22 +506,36 @@ public final class Experiment
                 progress.phase(scheme + " at load " + load);
                 final Path log = settings.out().resolve("fct-" + scheme + "-" + load + ".csv");
                 final RunCounters before = RunCounters.snapshot(topology, fabric);
-                if (tcp)
+                hosts.forgetHosts();
+                final String run = scheme + " at load " + load;
+                final FidelityMonitor monitor = FidelityMonitor.start(topology, fabric.switches(),
+                    tcp ? List::of : hosts::currentHosts, text -> progress.warn(run + ": " + text));
+                try
                 {
-                    runTcp(fabric, entry.getValue(), log);
+                    if (tcp)
+                    {
+                        runTcp(fabric, entry.getValue(), log);
+                    }
+                    else
+                    {
+                        hosts.replay(fabric, scheme, configuration(scheme, rtts.maxNs()), null, entry.getValue(), log,
+                            settings.graceNs(), originNs -> { });
+                    }
                 }
-                else
+                finally
                 {
-                    hosts.replay(fabric, scheme, configuration(scheme, rtts.maxNs()), null, entry.getValue(), log,
-                        settings.graceNs(), originNs -> { });
+                    monitor.close();
                 }
                 if (stopped)
                 {
                     throw new IOException("stopped");
                 }
+                final Fidelity figures = monitor.finish();
+                fidelity.put(scheme + "," + load, figures);
                 final RunCounters counters = RunCounters.snapshot(topology, fabric).since(before);
                 counters.write(settings.out().resolve("counters-" + scheme + "-" + load + ".csv"));
-                progress.phase(scheme + " at load " + load + " done: " + counters.summary());
+                progress.phase(run + " done: " + counters.summary() + "; fidelity " + figures.label() + " (" +
+                    figures.figures() + ")");
             }
         }
         finally

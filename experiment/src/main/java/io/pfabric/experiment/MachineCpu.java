@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * @param idleJiffies  idle and iowait time of every CPU together.
  * @param totalJiffies all time of every CPU together.
  */
-record MachineCpu(long idleJiffies, long totalJiffies)
+public record MachineCpu(long idleJiffies, long totalJiffies)
 {
     private static final Path PROC_STAT = Path.of("/proc/stat");
 
@@ -22,7 +22,7 @@ record MachineCpu(long idleJiffies, long totalJiffies)
      * @return the reading.
      * @throws IOException if it cannot be read or has no {@code cpu} line.
      */
-    static MachineCpu read() throws IOException
+    public static MachineCpu read() throws IOException
     {
         return parse(Files.readString(PROC_STAT, StandardCharsets.US_ASCII));
     }
@@ -60,7 +60,7 @@ record MachineCpu(long idleJiffies, long totalJiffies)
      * @param before the earlier reading.
      * @return 0 to 1, or NaN if no time passed.
      */
-    double idleSince(final MachineCpu before)
+    public double idleSince(final MachineCpu before)
     {
         final long total = totalJiffies - before.totalJiffies;
         return total <= 0 ? Double.NaN : (double)(idleJiffies - before.idleJiffies) / total;

@@ -203,6 +203,12 @@ public final class SwitchMetrics
             .baseUnit("seconds")
             .description("Time the paced port's backlogged periods lasted")
             .tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.port.backlogged.wire.time", port,
+            p -> p.departures().counters().get(DepartureCounter.BACKLOGGED_WIRE_NS) / NANOS_PER_SECOND)
+            .baseUnit("seconds")
+            .description("Wire time at the configured rate of the frames the paced port sent in its backlogged " +
+                "periods; over their duration, the share of its rate it achieved while backlogged")
+            .tags(tags).register(registry);
         FunctionCounter.builder("pfabric.port.slow.time", port,
             p -> p.departures().counters().get(DepartureCounter.SLOW_BACKLOGGED_NS) / NANOS_PER_SECOND)
             .baseUnit("seconds")

@@ -21,6 +21,11 @@ public enum DepartureCounter
      */
     BACKLOGGED_NS,
     /**
+     * The wire time at the configured rate of the frames whose departures those periods measured, in nanoseconds:
+     * over {@link #BACKLOGGED_NS}, the fraction of its rate the port achieved while backlogged.
+     */
+    BACKLOGGED_WIRE_NS,
+    /**
      * Time the slow periods lasted, in nanoseconds.
      */
     SLOW_BACKLOGGED_NS

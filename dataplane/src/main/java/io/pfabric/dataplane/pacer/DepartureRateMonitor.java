@@ -78,6 +78,7 @@ public final class DepartureRateMonitor
     {
         counters.add(DepartureCounter.BACKLOGGED_PERIODS, 1);
         counters.add(DepartureCounter.BACKLOGGED_NS, periodElapsedNs);
+        counters.add(DepartureCounter.BACKLOGGED_WIRE_NS, periodWireNs);
         if (periodWireNs < MIN_RATE_FRACTION * periodElapsedNs)
         {
             counters.add(DepartureCounter.SLOW_PERIODS, 1);

@@ -38,6 +38,7 @@ class DepartureRateMonitorTest
         assertEquals(1, counter(DepartureCounter.SLOW_PERIODS));
         assertEquals(8 * WIRE_NS, counter(DepartureCounter.SLOW_BACKLOGGED_NS));
         assertEquals(8 * WIRE_NS, counter(DepartureCounter.BACKLOGGED_NS));
+        assertEquals(4 * WIRE_NS, counter(DepartureCounter.BACKLOGGED_WIRE_NS), "half the rate");
     }
 
     @Test
