@@ -139,6 +139,7 @@ public final class Experiment
     private PathRtts rtts;
     private String tcpSettings;
     private final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
+    private boolean calibrating;
 
     /**
      * Told what runs, as it starts, for a view of the experiment while it runs; on the experiment's thread.
@@ -204,6 +205,17 @@ public final class Experiment
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
         this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
+    }
+
+    /**
+     * Mark the experiment as a probe of {@link Calibration}, which does not warn against the rate on record.
+     *
+     * @return this.
+     */
+    Experiment calibrating()
+    {
+        calibrating = true;
+        return this;
     }
 
     /**
@@ -364,6 +376,10 @@ public final class Experiment
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
         }
+        if (!calibrating)
+        {
+            warnAboveCalibration();
+        }
         final Map<Double, List<WorkloadTrace.FlowSpec>> traces = traces();
         progress.start();
         try
@@ -389,7 +405,8 @@ public final class Experiment
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
-        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings, Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings,
+            Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
         ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines, outcome::fidelityOf);
         if (null != settings.deadlines())
         {
@@ -403,6 +420,25 @@ public final class Experiment
         ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
             settings.out().resolve("README.md"));
         return outcome;
+    }
+
+    /**
+     * Warn when the rate asked for is above the one {@link Calibration} found this machine keeps its invariants at,
+     * for this topology and workload, if one is on record.
+     */
+    private void warnAboveCalibration()
+    {
+        Calibration.recorded(Calibration.file(), settings.topologySpec(), settings.workload()).ifPresent(recorded ->
+        {
+            if (settings.rateBitsPerSec() > recorded.rateBitsPerSec())
+            {
+                out.printf(Locale.ROOT, "pfabric experiment: WARNING %s is above %s, the fastest rate at which " +
+                    "this machine kept the invariants of %s with %s when calibrated (%s, %s): expect runs marked " +
+                    "broken%n", Rates.format(settings.rateBitsPerSec()), 0 == recorded.rateBitsPerSec() ? "0 (none " +
+                    "of the rates tried)" : Rates.format(recorded.rateBitsPerSec()), settings.topologySpec(),
+                    settings.workload(), recorded.calibratedAt(), Calibration.file());
+            }
+        });
     }
 
     /**

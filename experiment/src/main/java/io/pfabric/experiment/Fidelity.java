@@ -40,9 +40,9 @@ import java.util.Set;
  * @param switchesWatched        whether the switches' departures were watched (they ran in this process).
  * @param hostsWatched           whether hostd's sends were watched.
  */
-public record Fidelity(long backloggedNs, long backloggedWireNs, long slowNs, String worstPort, double worstPortSlowShare, long pacerWaits,
-    long lateSends, long longestSendLagNs, long longestBackloggedGapNs, double idleCpuMin, double idleCpuMean,
-    double loadAverage, boolean switchesWatched, boolean hostsWatched)
+public record Fidelity(long backloggedNs, long backloggedWireNs, long slowNs, String worstPort,
+    double worstPortSlowShare, long pacerWaits, long lateSends, long longestSendLagNs, long longestBackloggedGapNs,
+    double idleCpuMin, double idleCpuMean, double loadAverage, boolean switchesWatched, boolean hostsWatched)
 {
     /**
      * Largest share of the ports' backlogged time that may be spent below 95% of their rate in a faithful run: one

@@ -48,7 +48,8 @@ class SendLagTest
     /**
      * The paper's window with a timeout far beyond the test, so that every time the transport asks for is its pacer's.
      */
-    private static final TransportConfiguration CONFIGURATION = TransportConfiguration.PAPER.withTimeoutNs(1_000_000_000L);
+    private static final TransportConfiguration CONFIGURATION =
+        TransportConfiguration.PAPER.withTimeoutNs(1_000_000_000L);
 
     private final long[] now = { 1_000_000 };
     private final CountingIo io = new CountingIo();
