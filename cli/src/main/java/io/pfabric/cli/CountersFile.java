@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
+import io.pfabric.testbed.monitor.MetricsServer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -161,7 +162,7 @@ final class CountersFile implements AutoCloseable
         {
             try
             {
-                server = MetricsServer.start(metricsAddress, registry);
+                server = MetricsServer.start(metricsAddress, registry::scrape);
             }
             catch (final IOException ex)
             {

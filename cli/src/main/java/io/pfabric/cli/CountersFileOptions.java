@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
@@ -63,7 +64,7 @@ final class CountersFileOptions
             return null;
         }
         final CountersFile counters = CountersFile.start(file, Quantities.parseNanos(interval),
-            null == metrics ? null : MetricsServer.address(metrics), registry, err);
+            null == metrics ? null : metricsAddress(metrics), registry, err);
         if (null != counters.metricsAddress() && null != stateDirectory && null != role)
         {
             try
@@ -88,12 +89,24 @@ final class CountersFileOptions
     {
         if (null != metrics)
         {
-            MetricsServer.address(metrics);
+            metricsAddress(metrics);
         }
         if (null != file && Quantities.parseNanos(interval) <= 0)
         {
             throw new IllegalArgumentException("--counters-interval must be positive");
         }
+    }
+
+    /**
+     * Parse {@code [HOST:]PORT}: a port alone listens on loopback.
+     *
+     * @param text the option's value.
+     * @return the address.
+     * @throws IllegalArgumentException naming {@code --metrics} if it is not one.
+     */
+    static InetSocketAddress metricsAddress(final String text)
+    {
+        return SocketAddresses.parse("--metrics", text.contains(":") ? text : "127.0.0.1:" + text);
     }
 
     /**

@@ -111,7 +111,8 @@ public final class DemoCommand implements Callable<Integer>
             TimeUnit.SECONDS.toNanos(30),
             String.format(Locale.ROOT, "./pfabric demo --flows %d --load %s --seed %d", flows,
                 ExperimentSettings.loadLabel(load), seed));
-        final Experiment experiment = new Experiment(settings, System.err);
+        final Experiment experiment = new Experiment(settings, System.err, TestbedCommand.experimentPrefix())
+            .publish(TestbedCommand.pfabricDirectory(), "demo");
         final Experiment.Outcome outcome;
         try (LiveView view = live ? new LiveView(System.out, "demo") : null)
         {

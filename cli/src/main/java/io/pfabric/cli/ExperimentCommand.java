@@ -170,7 +170,7 @@ public final class ExperimentCommand implements Callable<Integer>
             }
             final Calibration.Result result = Calibration.run(settings, rate -> "loopback".equals(testbed) ?
                 Experiment.loopbackStar(TopologySpec.parse(fabric.topo).hostsPerLeaf(), rate) :
-                TestbedCommand.topology(fabric.topo, rate, "pfabric"), System.err);
+                TestbedCommand.topology(fabric.topo, rate, "pfabric"), TestbedCommand.experimentPrefix(), System.err);
             Calibration.record(Calibration.file(), settings, result);
             System.out.println(0 == result.rateBitsPerSec() ?
                 "calibration: no rate tried kept the invariants of " + fabric.topo + " on this machine" :
@@ -180,7 +180,8 @@ public final class ExperimentCommand implements Callable<Integer>
             System.err.println("pfabric experiment --calibrate: recorded in " + Calibration.file());
             return 0;
         }
-        final Experiment experiment = new Experiment(settings, System.err);
+        final Experiment experiment = new Experiment(settings, System.err, TestbedCommand.experimentPrefix())
+            .publish(TestbedCommand.pfabricDirectory(), "experiment");
         final Experiment.Outcome outcome;
         try (LiveView view = live ? new LiveView(System.out, "experiment") : null)
         {

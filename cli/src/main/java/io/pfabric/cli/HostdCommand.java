@@ -10,6 +10,7 @@ import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.control.ControlKeys;
 import io.pfabric.common.control.ControlMode;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
+import io.pfabric.experiment.HostMetrics;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.control.HostControl;
 import io.pfabric.hostd.control.HostControlOptions;
@@ -465,7 +466,7 @@ public final class HostdCommand implements Callable<Integer>
             return null;
         }
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
-        DaemonMetrics.bindHost(daemon, registry);
+        HostMetrics.bind(daemon, registry);
         final FlowCompletionMeter meter = new FlowCompletionMeter(hostName, daemon.counters(), registry);
         final CountersFile counters;
         try

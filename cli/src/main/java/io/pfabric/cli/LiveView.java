@@ -1,13 +1,12 @@
 package io.pfabric.cli;
 
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.experiment.Experiment;
+import io.pfabric.experiment.FabricMetrics;
+import io.pfabric.experiment.HostMetrics;
+import io.pfabric.experiment.TcpReplay;
 import io.pfabric.hostd.HostDaemon;
-import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
 import io.pfabric.testbed.monitor.PrometheusText;
 import io.pfabric.testbed.monitor.Top;
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code --live} of {@code pfabric experiment} and {@code pfabric demo}: the switch ports and hosts of the fabric
  * the experiment runs now, as {@code pfabric top} shows a testbed's, redrawn every second. The meters are those the
- * daemons serve ({@link SwitchMetrics}, {@link DaemonMetrics}), bound afresh to each fabric and each set of hosts
+ * daemons serve ({@link FabricMetrics}), bound afresh to each fabric and each set of hosts
  * the experiment starts; a host's active flows are those started and not completed.
  */
 final class LiveView implements Experiment.Observer, AutoCloseable
@@ -65,13 +64,7 @@ final class LiveView implements Experiment.Observer, AutoCloseable
     public void onFabric(final Topology topology, final FabricRunner switches)
     {
         final PrometheusMeterRegistry meters = CountersFile.newRegistry();
-        if (null != switches)
-        {
-            for (final SwitchSpec spec : topology.switches())
-            {
-                SwitchMetrics.bind(switches.daemon(spec.name()), meters);
-            }
-        }
+        FabricMetrics.bindSwitches(topology, switches, meters);
         fabric = String.format(Locale.ROOT, "%d switches, %d hosts%s", topology.switches().size(),
             topology.hosts().size(), null == switches ? " (switches in processes of their own: not shown)" : "");
         switchMeters = meters;
@@ -86,11 +79,20 @@ final class LiveView implements Experiment.Observer, AutoCloseable
         final PrometheusMeterRegistry meters = CountersFile.newRegistry();
         for (final HostDaemon host : hosts)
         {
-            DaemonMetrics.bindHost(host, meters);
-            Gauge.builder("pfabric.host.flows.active", host,
-                h -> Math.max(0, h.counters().flowsStarted() - h.counters().flowsCompleted()))
-                .description("Flows this host started and has not completed")
-                .tags(Tags.of("host", host.host().name())).register(meters);
+            FabricMetrics.bindHost(host, meters);
+        }
+        hostMeters = meters;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
+    {
+        final PrometheusMeterRegistry meters = CountersFile.newRegistry();
+        for (int i = 0; i < names.size(); i++)
+        {
+            HostMetrics.bindTcp(names.get(i), replays.get(i), meters);
         }
         hostMeters = meters;
     }

@@ -2,6 +2,7 @@ package io.pfabric.cli;
 
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.testbed.monitor.Monitor;
+import io.pfabric.testbed.monitor.RunningFabrics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -14,12 +15,15 @@ import java.util.concurrent.Callable;
 @Command(
     name = "monitor",
     mixinStandardHelpOptions = true,
-    header = "Start or stop Prometheus scraping every daemon of the running testbed.",
+    header = "Start or stop Prometheus scraping every daemon of the running testbed (or demo, experiment, soak).",
     description = {
         "'up' starts Debian's prometheus in the background, scraping every 2 s the testbed's switches and every " +
             "daemon of the testbed started with --metrics (e.g. hostd --topology .pfabric/testbed/topology.yaml " +
             "--metrics 0), with the configuration generated from the testbed's topology; its files are under " +
             ".pfabric/testbed/monitor/. 'down' stops it and removes them.",
+        "A running 'pfabric demo', 'experiment' or 'soak' publishes its fabric under .pfabric/live/NAME/ in the " +
+            "same way; 'up' scrapes it when it is the only fabric running, or when named with --fabric, and the " +
+            "run stops the monitor when it ends.",
         "tools/grafana/ holds a dashboard and provisioning files for a Grafana pointed at it." },
     subcommands = { MonitorCommand.Up.class, MonitorCommand.Down.class })
 public final class MonitorCommand
@@ -39,16 +43,21 @@ public final class MonitorCommand
             description = "The prometheus program (default: ${DEFAULT-VALUE}, from PATH).")
         String prometheus;
 
+        @Option(names = "--fabric", paramLabel = "NAME",
+            description = "Which running fabric: testbed, demo, experiment or soak (default: the only one running).")
+        String fabric;
+
         public Integer call() throws Exception
         {
             if (port <= 0 || port > 65_535)
             {
                 throw new IllegalArgumentException("--port must be 1..65535, not " + port);
             }
-            final Monitor.Running running = Monitor.up(TestbedCommand.stateDirectory(), prometheus,
+            final RunningFabrics.Fabric chosen = RunningFabrics.choose(TestbedCommand.pfabricDirectory(), fabric);
+            final Monitor.Running running = Monitor.up(chosen.stateDirectory(), prometheus,
                 new InetSocketAddress("127.0.0.1", port));
-            System.err.printf("pfabric monitor: prometheus (pid %d) at %s scrapes %d daemons:%n", running.pid(),
-                running.url(), running.endpoints().size());
+            System.err.printf("pfabric monitor: prometheus (pid %d) at %s scrapes %d daemons of the %s:%n",
+                running.pid(), running.url(), running.endpoints().size(), chosen.name());
             for (final MetricsEndpoint endpoint : running.endpoints())
             {
                 System.err.println("  " + endpoint.label() + " at " + endpoint.url());
@@ -72,8 +81,19 @@ public final class MonitorCommand
     {
         public Integer call() throws Exception
         {
-            System.err.println(Monitor.down(TestbedCommand.stateDirectory()) ?
-                "pfabric monitor: stopped, files removed" : "pfabric monitor: no monitor running");
+            boolean stopped = false;
+            for (final RunningFabrics.Fabric fabric : RunningFabrics.all(TestbedCommand.pfabricDirectory()))
+            {
+                if (Monitor.down(fabric.stateDirectory()))
+                {
+                    System.err.println("pfabric monitor: stopped the " + fabric.name() + "'s, files removed");
+                    stopped = true;
+                }
+            }
+            if (!stopped)
+            {
+                System.err.println("pfabric monitor: no monitor running");
+            }
             return 0;
         }
     }

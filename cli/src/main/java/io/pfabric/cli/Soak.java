@@ -14,6 +14,7 @@ import io.pfabric.experiment.Fidelity;
 import io.pfabric.testbed.NetnsFabric;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.testbed.monitor.PrometheusText;
+import io.pfabric.testbed.monitor.PublishedFabric;
 import io.pfabric.testbed.monitor.Top;
 import io.pfabric.testbed.monitor.TopView;
 
@@ -228,14 +229,93 @@ final class Soak
      * @param settings what to run.
      * @param pfabric  the command that runs {@code pfabric}.
      * @param progress where progress lines go.
-     * @param live     where the view is redrawn every second (every daemon then also serves {@code --metrics}, and
-     *                 the output directory holds their records as a testbed's state does), or null for no view.
+     * @param live     where the view is redrawn every second, or null for no view.
      * @return what it saw.
      * @throws IOException          if a process or file fails.
      * @throws InterruptedException if interrupted.
      */
     static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress,
         final PrintStream live) throws IOException, InterruptedException
+    {
+        return run(settings, pfabric, progress, live, null);
+    }
+
+    /**
+     * Run a soak, showing its switch ports and hosts as {@code pfabric top} does while it runs, and publishing its
+     * fabric for {@code pfabric top} and {@code pfabric monitor} in another terminal: every daemon serves
+     * {@code --metrics}, the output directory holds their records as a testbed's state does, and
+     * {@code .pfabric/live/soak} links to it until the soak ends (also on Ctrl-C).
+     *
+     * @param settings         what to run.
+     * @param pfabric          the command that runs {@code pfabric}.
+     * @param progress         where progress lines go.
+     * @param live             where the view is redrawn every second, or null for no view.
+     * @param pfabricDirectory the project's {@code .pfabric} directory to publish in, or null to publish nothing.
+     * @return what it saw.
+     * @throws IOException          if a process or file fails.
+     * @throws InterruptedException if interrupted.
+     */
+    static Result run(final Settings settings, final List<String> pfabric, final PrintStream progress,
+        final PrintStream live, final Path pfabricDirectory) throws IOException, InterruptedException
+    {
+        final PublishedFabric published = publish(settings, pfabricDirectory, progress);
+        final Thread unpublish = new Thread(() -> unpublish(published, progress), "soak-unpublish");
+        Runtime.getRuntime().addShutdownHook(unpublish);
+        try
+        {
+            return runPublished(settings, pfabric, progress, live);
+        }
+        finally
+        {
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(unpublish);
+                unpublish(published, progress);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Shutting down: the hook removes it.
+            }
+        }
+    }
+
+    private static PublishedFabric publish(final Settings settings, final Path pfabricDirectory,
+        final PrintStream progress) throws IOException
+    {
+        if (null == pfabricDirectory)
+        {
+            return null;
+        }
+        Files.createDirectories(settings.out());
+        try
+        {
+            return PublishedFabric.link(pfabricDirectory, "soak", settings.out());
+        }
+        catch (final IllegalStateException ex)
+        {
+            progress.println("soak: " + ex.getMessage() + "; 'pfabric top' will not show this soak");
+            return null;
+        }
+    }
+
+    private static void unpublish(final PublishedFabric published, final PrintStream progress)
+    {
+        if (null == published)
+        {
+            return;
+        }
+        try
+        {
+            published.close();
+        }
+        catch (final IOException ex)
+        {
+            progress.println("soak: cannot remove " + ex.getMessage());
+        }
+    }
+
+    private static Result runPublished(final Settings settings, final List<String> pfabric,
+        final PrintStream progress, final PrintStream live) throws IOException, InterruptedException
     {
         final Topology topology = TopologySpec.parse(settings.topologySpec())
             .toTopology(settings.rateBitsPerSec(), "pfabric");
@@ -258,8 +338,7 @@ final class Soak
             {
                 final String counterInterval = Math.max(1, settings.sampleIntervalNs() / 4_000_000_000L) + "s";
                 Daemon switches = start(settings, pfabric, "switches", List.of("testbed", "switches",
-                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval),
-                    null != live);
+                    topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
                 daemons.add(switches);
                 awaitFile(switches, START_PATIENCE_NS);
                 for (final HostSpec host : topology.hosts())
@@ -269,8 +348,7 @@ final class Soak
                         "--workload", settings.workload(), "--load", Double.toString(settings.load()), "--duration",
                         settings.durationNs() / 1_000_000 + "ms", "--seed", Long.toString(settings.seed()),
                         "--fct-log", fctLog(settings, host.name()).toString(), "--grace",
-                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval),
-                        null != live));
+                        settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
                 }
                 final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
@@ -298,7 +376,7 @@ final class Soak
                         nowNs - startNs >= settings.killSwitchesAtNs())
                     {
                         switches = killAndRestart(settings, pfabric, switches, topologyFile, counterInterval,
-                            progress, null != live);
+                            progress);
                         daemons.set(0, switches);
                         switchKills++;
                     }
@@ -396,7 +474,7 @@ final class Soak
     }
 
     private static Daemon killAndRestart(final Settings settings, final List<String> pfabric, final Daemon switches,
-        final Path topologyFile, final String counterInterval, final PrintStream progress, final boolean live)
+        final Path topologyFile, final String counterInterval, final PrintStream progress)
         throws IOException, InterruptedException
     {
         switches.process().destroyForcibly();
@@ -407,7 +485,7 @@ final class Soak
         Files.move(switches.log(), switches.log().resolveSibling("switches-killed.log"),
             StandardCopyOption.REPLACE_EXISTING);
         final Daemon restarted = start(settings, pfabric, "switches", List.of("testbed", "switches",
-            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval), live);
+            topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
         awaitFile(restarted, START_PATIENCE_NS);
         return restarted;
     }
@@ -437,7 +515,7 @@ final class Soak
     }
 
     private static Daemon start(final Settings settings, final List<String> pfabric, final String name,
-        final List<String> arguments, final boolean live) throws IOException
+        final List<String> arguments) throws IOException
     {
         final Path counters = settings.out().resolve("counters-" + name + ".prom");
         final Path log = settings.out().resolve(name + ".log");
@@ -447,14 +525,11 @@ final class Soak
         command.addAll(arguments);
         command.add("--counters-file");
         command.add(counters.toString());
-        if (live)
-        {
-            command.add("--metrics");
-            command.add("0");
-        }
+        command.add("--metrics");
+        command.add("0");
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        if (live && "switches".equals(name))
+        if ("switches".equals(name))
         {
             Files.writeString(settings.out().resolve(MetricsEndpoint.SWITCHES_PID), Long.toString(process.pid()));
         }

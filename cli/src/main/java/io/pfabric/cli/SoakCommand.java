@@ -118,7 +118,8 @@ public final class SoakCommand implements Callable<Integer>
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));
-        final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err, live ? System.out : null);
+        final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err, live ? System.out : null,
+            TestbedCommand.pfabricDirectory());
         System.out.print(Soak.summary(result, settings));
         return result.passed() ? 0 : 1;
     }

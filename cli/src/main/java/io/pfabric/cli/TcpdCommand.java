@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.experiment.HostMetrics;
 import io.pfabric.experiment.TcpReplay;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.os.Commands;
@@ -114,19 +115,30 @@ public final class TcpdCommand implements Callable<Integer>
         final List<WorkloadTrace.FlowSpec> flows = TraceFile.read(trace, names);
         final Path logPath = null != fctLog ? fctLog : Path.of("fct-tcp-" + hostName + ".csv");
         System.err.printf(Locale.ROOT, "pfabric tcpd %s: %s%n", hostName, TcpReplay.settings(cc, rtoMinUs, pool));
-        try (TcpReplay replay = TcpReplay.start(namespace, addresses, self))
+        final PrometheusMeterRegistry registry = CountersFile.newRegistry();
+        // Bound before the replay moves this thread into the host's namespace: the address recorded for 'pfabric top'
+        // and 'pfabric monitor' must be reachable from the namespace the command was started in.
+        final CountersFile counters = countersFile.start(registry, System.err, "tcpd", hostName,
+            MetricsEndpoint.testbedOf(topologyFile));
+        final TcpReplay started;
+        try
+        {
+            started = TcpReplay.start(namespace, addresses, self);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (null != counters)
+            {
+                counters.close();
+            }
+            throw ex;
+        }
+        try (TcpReplay replay = started)
         {
             final GracefulStop stop = new GracefulStop(replay::stop, "tcpd-stop");
-            CountersFile counters = null;
             try
             {
-                if (countersFile.requested())
-                {
-                    final PrometheusMeterRegistry registry = CountersFile.newRegistry();
-                    DaemonMetrics.bindTcp(hostName, replay, registry);
-                    counters = countersFile.start(registry, System.err, "tcpd", hostName,
-                        MetricsEndpoint.testbedOf(topologyFile));
-                }
+                HostMetrics.bindTcp(hostName, replay, registry);
                 replay.connect(pool);
                 final long mine = flows.stream().filter(f -> f.sourceHost() == self).count();
                 final int completed;

@@ -6,6 +6,7 @@ import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TopologySpec;
+import io.pfabric.experiment.Experiment;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.switchd.SwitchMetrics;
 import io.pfabric.testbed.FabricRunner;
@@ -13,6 +14,7 @@ import io.pfabric.testbed.NetnsFabric;
 import io.pfabric.testbed.PfabricJvm;
 import io.pfabric.testbed.StandingTestbed;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
+import io.pfabric.testbed.monitor.RunningFabrics;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +45,24 @@ public final class TestbedCommand
 
     static Path stateDirectory()
     {
-        return Path.of(System.getProperty("pfabric.home", "."), ".pfabric", "testbed");
+        return pfabricDirectory().resolve(RunningFabrics.TESTBED);
+    }
+
+    /**
+     * The project's {@code .pfabric} directory, which holds the testbed's state and the fabrics that runs publish.
+     */
+    static Path pfabricDirectory()
+    {
+        return Path.of(System.getProperty("pfabric.home", "."), ".pfabric");
+    }
+
+    /**
+     * The prefix of the namespaces of {@code pfabric experiment} and {@code pfabric demo}: {@code pfexp}, or the
+     * system property {@code pfabric.experiment.prefix} (to keep two users' runs apart on one machine).
+     */
+    static String experimentPrefix()
+    {
+        return System.getProperty("pfabric.experiment.prefix", Experiment.PREFIX);
     }
 
     /**
@@ -96,7 +115,7 @@ public final class TestbedCommand
 
         public Integer call() throws Exception
         {
-            MetricsServer.address(metrics);
+            CountersFileOptions.metricsAddress(metrics);
             final Topology topology;
             if (TopologySpec.namesFile(spec))
             {

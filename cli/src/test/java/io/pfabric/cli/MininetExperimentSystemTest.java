@@ -39,7 +39,7 @@ class MininetExperimentSystemTest
     @AfterEach
     void tearDown() throws Exception
     {
-        NetnsFabric.removeLeftovers(Experiment.namespacePrefix());
+        NetnsFabric.removeLeftovers(Experiment.PREFIX);
     }
 
     @Test
@@ -64,6 +64,6 @@ class MininetExperimentSystemTest
                 progress.toString(StandardCharsets.UTF_8));
         }
         assertTrue(outcome.rtts().maxNs() > 0);
-        assertEquals(List.of(), NetnsFabric.removeLeftovers(Experiment.namespacePrefix()), "no namespace left attached");
+        assertEquals(List.of(), NetnsFabric.removeLeftovers(Experiment.PREFIX), "no namespace left attached");
     }
 }

@@ -88,12 +88,13 @@ public final class Calibration
      * @param base       the experiment's settings: topology, workload, flows, seed, testbed, largest load and results
      *                   directory (each probe writes to {@code rate-RATE} in it); its rate and schemes are replaced.
      * @param topologyAt the fabric at a rate.
+     * @param prefix     of the probes' namespace names.
      * @param out        where progress goes.
      * @return what it found.
      * @throws IOException if an experiment fails.
      */
     public static Result run(final ExperimentSettings base, final LongFunction<Topology> topologyAt,
-        final PrintStream out) throws IOException
+        final String prefix, final PrintStream out) throws IOException
     {
         final List<String> schemes = List.of("pfabric", "loopback".equals(base.testbed()) ? "droptail" : "tcp");
         final List<Probe> probes = new ArrayList<>();
@@ -111,7 +112,7 @@ public final class Calibration
                 topologyAt.apply(rate), rate, base.workload(), List.of(load(base)), schemes, base.flows(),
                 base.seed(), base.out().resolve("rate-" + Rates.format(rate)), base.congestionControl(),
                 base.tcpRtoMinNs(), base.graceNs(), base.commandLine(), null);
-            final Experiment experiment = new Experiment(settings, out).calibrating();
+            final Experiment experiment = new Experiment(settings, out, prefix).calibrating();
             final Probe probe = new Probe(rate, experiment.runStoppingOnSignal("pfabric experiment --calibrate")
                 .fidelity());
             probes.add(probe);

@@ -161,18 +161,6 @@ public final class ClassExperiment
     private volatile boolean stopped;
 
     /**
-     * The prefix of the experiment's namespaces: {@link #PREFIX}, or the value of
-     * {@link Experiment#PREFIX_PROPERTY} with {@code c} appended.
-     *
-     * @return the prefix.
-     */
-    public static String namespacePrefix()
-    {
-        final String own = System.getProperty(Experiment.PREFIX_PROPERTY);
-        return null == own || own.isEmpty() ? PREFIX : own + "c";
-    }
-
-    /**
      * An experiment.
      *
      * @param settings what to run.
@@ -183,7 +171,7 @@ public final class ClassExperiment
         this.settings = settings;
         this.topology = settings.topology();
         this.out = out;
-        this.testbed = new NetnsTestbed(topology, namespacePrefix());
+        this.testbed = new NetnsTestbed(topology, PREFIX);
     }
 
     /**
@@ -226,7 +214,7 @@ public final class ClassExperiment
         final long startCpuNs = processCpuNs();
         final Path dir = settings.out();
         Files.createDirectories(dir);
-        final List<String> leftovers = NetnsFabric.removeLeftovers(namespacePrefix());
+        final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment classes: removed leftovers of an earlier run " + leftovers);

@@ -65,13 +65,6 @@ public final class Experiment
     public static final String PREFIX = "pfexp";
 
     /**
-     * The system property that gives a testbed's namespaces a prefix of one's own; an experiment then takes it with
-     * {@code x} appended ({@link #namespacePrefix()}), so that two users of one machine never remove each other's
-     * fabrics.
-     */
-    public static final String PREFIX_PROPERTY = "pfabric.testbed.prefix";
-
-    /**
      * The scheme under which the simulator's pFabric on the same trace and fabric appears beside the emulated one.
      */
     public static final String SIMULATED_SCHEME = "pfabric-sim";
@@ -133,8 +126,44 @@ public final class Experiment
     private final Teardown teardown = new Teardown();
     private final HostdReplay hosts;
     private volatile boolean stopped;
+    private final String prefix;
     private volatile Observer observer = new Observer()
     {
+    };
+    private volatile FabricMetrics published;
+    private Path publishDirectory;
+    private String publishName;
+    private final Observer observers = new Observer()
+    {
+        public void onFabric(final Topology fabric, final FabricRunner switches)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onFabric(fabric, switches);
+            }
+            observer.onFabric(fabric, switches);
+        }
+
+        public void onHosts(final List<HostDaemon> started)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onHosts(started);
+            }
+            observer.onHosts(started);
+        }
+
+        public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onTcpHosts(names, replays);
+            }
+            observer.onTcpHosts(names, replays);
+        }
     };
     private PathRtts rtts;
     private String tcpSettings;
@@ -164,6 +193,16 @@ public final class Experiment
         default void onHosts(List<HostDaemon> hosts)
         {
         }
+
+        /**
+         * Hosts replaying with kernel TCP have started, in place of any hosts before them.
+         *
+         * @param hosts   the hosts' names.
+         * @param replays their replays, in the same order.
+         */
+        default void onTcpHosts(List<String> hosts, List<TcpReplay> replays)
+        {
+        }
     }
 
     /**
@@ -175,7 +214,21 @@ public final class Experiment
     public Experiment observe(final Observer newObserver)
     {
         observer = newObserver;
-        hosts.observe(newObserver);
+        return this;
+    }
+
+    /**
+     * Publish the fabric while the run goes on, for {@code pfabric top} and {@code pfabric monitor} in another
+     * terminal ({@link FabricMetrics}); removed when the run ends, fails or is stopped.
+     *
+     * @param pfabricDirectory the project's {@code .pfabric} directory.
+     * @param name             the run's name there, e.g. {@code demo}.
+     * @return this.
+     */
+    public Experiment publish(final Path pfabricDirectory, final String name)
+    {
+        publishDirectory = pfabricDirectory;
+        publishName = name;
         return this;
     }
 
@@ -187,7 +240,20 @@ public final class Experiment
      */
     public Experiment(final ExperimentSettings settings, final PrintStream out)
     {
+        this(settings, out, PREFIX);
+    }
+
+    /**
+     * An experiment whose namespaces have a prefix of their own.
+     *
+     * @param settings what to run.
+     * @param out      where progress and notes go (standard error).
+     * @param prefix   of its namespace names ({@value #PREFIX} by default).
+     */
+    public Experiment(final ExperimentSettings settings, final PrintStream out, final String prefix)
+    {
         this.settings = settings;
+        this.prefix = prefix;
         this.topology = settings.topology();
         this.out = out;
         for (final HostSpec host : topology.hosts())
@@ -197,14 +263,14 @@ public final class Experiment
         this.testbed = switch (settings.testbed())
         {
             case "mininet" ->
-                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), namespacePrefix(),
-                    settings.out());
+                new MininetTestbed(settings.topologySpec(), settings.rateBitsPerSec(), prefix, settings.out());
             case "loopback" -> new LoopbackTestbed(topology);
-            default -> new NetnsTestbed(topology, namespacePrefix());
+            default -> new NetnsTestbed(topology, prefix);
         };
         this.progress = new ProgressBar(out,
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
         this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
+        hosts.observe(observers);
     }
 
     /**
@@ -216,18 +282,6 @@ public final class Experiment
     {
         calibrating = true;
         return this;
-    }
-
-    /**
-     * The prefix of the experiment's namespaces: {@link #PREFIX}, or the value of {@link #PREFIX_PROPERTY} with
-     * {@code x} appended.
-     *
-     * @return the prefix.
-     */
-    public static String namespacePrefix()
-    {
-        final String own = System.getProperty(PREFIX_PROPERTY);
-        return null == own || own.isEmpty() ? PREFIX : own + "x";
     }
 
     /**
@@ -371,7 +425,7 @@ public final class Experiment
         final long startNs = System.nanoTime();
         Files.createDirectories(settings.out());
         final List<String> leftovers =
-            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(namespacePrefix());
+            "loopback".equals(settings.testbed()) ? List.of() : NetnsFabric.removeLeftovers(prefix);
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
@@ -381,6 +435,7 @@ public final class Experiment
             warnAboveCalibration();
         }
         final Map<Double, List<WorkloadTrace.FlowSpec>> traces = traces();
+        publish();
         progress.start();
         try
         {
@@ -457,6 +512,22 @@ public final class Experiment
         });
     }
 
+    private void publish() throws IOException
+    {
+        if (null == publishDirectory)
+        {
+            return;
+        }
+        try
+        {
+            published = teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology));
+        }
+        catch (final IllegalStateException ex)
+        {
+            out.println("pfabric experiment: " + ex.getMessage() + "; 'pfabric top' will not show this run");
+        }
+    }
+
     private void writeDeadlines() throws IOException
     {
         final FctAnalysis analysis = new FctAnalysis(settings.rateBitsPerSec(), rtts);
@@ -527,7 +598,7 @@ public final class Experiment
         progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
             discipline.defaultCapacityLength() + " B)");
         final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
-        observer.onFabric(topology, fabric.switches());
+        observers.onFabric(topology, fabric.switches());
         try
         {
             if (null == rtts)
@@ -648,6 +719,7 @@ public final class Experiment
                 threads.add(thread);
                 replays.add(teardown.add(HostdReplay.get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
             }
+            observers.onTcpHosts(List.copyOf(hostNames), List.copyOf(replays));
             final List<Future<?>> connected = new ArrayList<>();
             for (int i = 0; i < replays.size(); i++)
             {

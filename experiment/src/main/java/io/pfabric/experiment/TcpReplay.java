@@ -64,6 +64,7 @@ public final class TcpReplay implements AutoCloseable
     private final Map<Integer, ConcurrentLinkedDeque<Socket>> idle = new ConcurrentHashMap<>();
     private final AtomicInteger extraConnections = new AtomicInteger();
     private final AtomicInteger completedFlows = new AtomicInteger();
+    private final AtomicInteger startedFlows = new AtomicInteger();
     private final List<Socket> accepted = new ArrayList<>();
     private volatile boolean closed;
     private volatile boolean stopping;
@@ -257,6 +258,7 @@ public final class TcpReplay implements AutoCloseable
             {
                 break;
             }
+            startedFlows.incrementAndGet();
             running.add(threads.submit(() -> send(flow, System.nanoTime())));
         }
         int completed = 0;
@@ -338,6 +340,16 @@ public final class TcpReplay implements AutoCloseable
     public int completedFlows()
     {
         return completedFlows.get();
+    }
+
+    /**
+     * Flows of this host started so far, for progress reports from another thread.
+     *
+     * @return the count.
+     */
+    public int startedFlows()
+    {
+        return startedFlows.get();
     }
 
     /**

@@ -42,7 +42,7 @@ class ExperimentSystemTest
     @AfterEach
     void tearDown() throws Exception
     {
-        NetnsFabric.removeLeftovers(Experiment.namespacePrefix());
+        NetnsFabric.removeLeftovers(Experiment.PREFIX);
     }
 
     @Test

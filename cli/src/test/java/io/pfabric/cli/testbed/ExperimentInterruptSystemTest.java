@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Ctrl-C (SIGINT) to {@code pfabric experiment} as a user sends it, on the unprivileged loopback testbed: while it
  * warms up, and in the middle of a load's run. Either way its last line says it was interrupted and where, no other
- * failure is reported, and the interrupted run leaves no FCT log that looks whole, only its partial file.
+ * failure is reported, the interrupted run leaves no FCT log that looks whole, only its partial file, and the fabric
+ * it published for {@code pfabric top} while it ran is gone.
  */
 @Timeout(240)
 class ExperimentInterruptSystemTest
@@ -52,9 +53,12 @@ class ExperimentInterruptSystemTest
         Await.await(() -> PfabricJava.text(log).contains("pfabric experiment: " + phase) && Files.exists(file),
             PATIENCE, () -> "the experiment reached '" + phase + "' and wrote " + file + "; its output:\n" +
                 PfabricJava.text(log));
+        final Path published = directory.resolve(".pfabric").resolve("live").resolve("experiment");
+        assertTrue(Files.isRegularFile(published.resolve("topology.yaml")), "published for 'pfabric top' while it runs");
         new ProcessBuilder("kill", "-INT", Long.toString(experiment.pid())).start().waitFor();
         assertTrue(experiment.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS), () -> "the experiment ended; its " +
             "output:\n" + PfabricJava.text(log));
+        assertFalse(Files.exists(published), "no longer published once interrupted");
         return PfabricJava.text(log);
     }
 

@@ -62,12 +62,14 @@ public record PdqSettings(
     public static final double SUPPRESSION_X = 0.2;
 
     /**
-     * Half an average RTT: a link that accepts a flow not yet sending sees that acceptance committed when the flow's
-     * ACK comes back through it, about half an RTT later for a link in the middle of the path; until then its
-     * Availbw does not count the new flow's rate, so accepting another such flow in that window could hand out the
-     * same bandwidth twice. The PDQ paper gives no value.
+     * A fifth of an average RTT. The PDQ paper gives no value. A link that accepts a flow not yet sending sees that
+     * acceptance committed only when the flow's ACK comes back through it; until then its Availbw does not count the
+     * new flow's rate, so accepting another such flow in that window can hand out the same bandwidth twice. The
+     * longer the window, the longer new flows wait paused for their next probe: on 6,000 web-search flows at load 0.8
+     * (small flows' mean normalized FCT and p99, packets dropped) 0 gave 2.86, 10.3 and 12,580 drops; 0.1 gave 3.05,
+     * 11.0 and 1,320; 0.2 gave 3.06, 9.0 and 448; 0.5 gave 3.57, 11.6 and 70.
      */
-    public static final double DAMPENING_RTTS = 0.5;
+    public static final double DAMPENING_RTTS = 0.2;
 
     /**
      * M: a bound on a link's list far above the 2κ it holds in practice.

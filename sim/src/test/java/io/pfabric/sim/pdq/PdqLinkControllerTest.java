@@ -129,7 +129,7 @@ class PdqLinkControllerTest
     }
 
     @Test
-    void dampeningHoldsBackASecondWaitingFlowForHalfAnRtt()
+    void dampeningHoldsBackASecondWaitingFlowForAFifthOfAnRtt()
     {
         final PdqLinkController link = new PdqLinkController(LINK, RATE_BITS_PER_SEC, settings("pdq-basic"));
         final PdqLinkController other = new PdqLinkController(LINK + 1, RATE_BITS_PER_SEC / 2, settings("pdq-basic"));
@@ -139,9 +139,9 @@ class PdqLinkControllerTest
         link.onReverse(RTT_NS / 2, ackOfForward(RTT_NS));
         assertEquals(RATE_BITS_PER_SEC / 2, link.rateBitsPerSec(1), "its rate is the path's smallest");
 
-        link.onForward(RTT_NS / 4, forward(2, 0, 200_000, 0));
-        assertEquals(link.pauseId(), packet.pausedBy(), "a second one within half an RTT of the first is paused");
-        link.onForward(RTT_NS / 2 + 1, forward(2, 0, 200_000, link.pauseId()));
+        link.onForward(RTT_NS / 10, forward(2, 0, 200_000, 0));
+        assertEquals(link.pauseId(), packet.pausedBy(), "a second one within a fifth of an RTT of the first is paused");
+        link.onForward(RTT_NS / 5 + 1, forward(2, 0, 200_000, link.pauseId()));
         assertEquals(0, packet.pausedBy(), "after it, the second takes what the first left");
         assertEquals(RATE_BITS_PER_SEC / 2 / 1_000, packet.rateKbps());
     }

@@ -21,7 +21,7 @@ class PdqSenderTest
     private static final int PAUSER = 7;
 
     private record Sent(long atNs, byte type, int sequence, int payloadLength, int rateKbps, int pausedBy,
-        int deadlineUs, int expectedNs, int timestamp)
+        int deadlineUs, int expectedNs, int timestamp, int senderRttNs)
     {
     }
 
@@ -37,7 +37,7 @@ class PdqSenderTest
         packet.type(type).selector(selector).payloadLength(payloadLength).sequence(sequence);
         sender.writeHeader(nowNs, packet);
         sent.add(new Sent(nowNs, type, sequence, payloadLength, packet.rateKbps(), packet.pausedBy(),
-            packet.deadlineField(), packet.expectedField(), packet.timestamp()));
+            packet.deadlineField(), packet.expectedField(), packet.timestamp(), packet.senderRttNs()));
     };
 
     private static PdqSender sender(final String variant, final long sizeBytes, final long deadlineNs)
@@ -113,6 +113,31 @@ class PdqSenderTest
         assertFalse(sender.isDone(), "until the TERM is acknowledged");
         answer(sender, sent.get(sent.size() - 1), 0, 0, RTT_NS);
         assertTrue(sender.isDone());
+    }
+
+    @Test
+    void departuresCarryTheSmallestRttMeasuredNotTheAverageTheQueuesRaise()
+    {
+        final PdqSender sender = sender("pdq", 20 * PdqSender.SEGMENT_BYTES, Long.MAX_VALUE);
+        sender.start(nowNs, wire);
+        assertEquals(0, sent.get(0).senderRttNs(), "nothing measured yet");
+        nowNs = RTT_NS;
+        answer(sender, sent.get(0), NIC_BITS_PER_SEC, 0, RTT_NS);
+        runUntil(sender, RTT_NS + 2_000);
+        final Sent first = ofType(PdqPacketFlyweight.TYPE_DATA).get(0);
+        assertEquals(RTT_NS, first.senderRttNs());
+
+        nowNs = first.atNs() + 4 * RTT_NS;
+        answer(sender, first, NIC_BITS_PER_SEC, 0, RTT_NS);
+        assertTrue(sender.rttNs() > RTT_NS, "RTT_S, the EWMA, takes in the queue: " + sender.rttNs());
+        sent.clear();
+        runUntil(sender, nowNs + 2_000);
+        assertFalse(sent.isEmpty());
+        for (final Sent packet : sent)
+        {
+            assertEquals(RTT_NS, packet.senderRttNs(), "the header keeps the smallest RTT");
+        }
+        assertEquals(RTT_NS, sender.minRttNs());
     }
 
     @Test

@@ -167,7 +167,7 @@ public final class Monitor
         }
     }
 
-    private static Optional<ProcessHandle> process(final Path pidFile) throws IOException
+    static Optional<ProcessHandle> process(final Path pidFile) throws IOException
     {
         if (!Files.isRegularFile(pidFile))
         {
@@ -333,7 +333,7 @@ public final class Monitor
         return lines.isEmpty() ? "no output" : lines.get(lines.size() - 1);
     }
 
-    private static void removeRecursively(final Path directory) throws IOException
+    static void removeRecursively(final Path directory) throws IOException
     {
         if (!Files.exists(directory))
         {

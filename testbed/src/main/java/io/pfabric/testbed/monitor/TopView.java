@@ -36,6 +36,10 @@ public record TopView(List<PortRow> ports, List<HostRow> hosts, double intervalS
     public static final String FLOWS_INCOMPLETE = "pfabric_host_flows_incomplete_total";
     /** A host's flow timeouts. */
     public static final String TIMEOUTS = "pfabric_host_timeouts_total";
+    /** A host's kernel-TCP flows in flight (tcpd, an experiment's TCP replay). */
+    public static final String TCP_FLOWS_ACTIVE = "pfabric_tcp_flows_active";
+    /** A host's kernel-TCP flows completed. */
+    public static final String TCP_FLOWS_COMPLETED = "pfabric_tcp_flows_completed_total";
 
     /**
      * One switch port.
@@ -65,8 +69,8 @@ public record TopView(List<PortRow> ports, List<HostRow> hosts, double intervalS
      * One host.
      *
      * @param host       the host.
-     * @param active     flows it is sending now.
-     * @param completed  flows it completed.
+     * @param active     flows it is sending now, by hostd's transport and by kernel TCP (tcpd).
+     * @param completed  flows it completed, by either.
      * @param incomplete flows it gave up or left at a stop.
      * @param timeouts   timeouts its flows took.
      */
@@ -109,11 +113,14 @@ public record TopView(List<PortRow> ports, List<HostRow> hosts, double intervalS
             }
         }
         final Map<String, HostRow> hosts = new TreeMap<>();
-        for (final String host : now.labelValues(FLOWS_ACTIVE, "host"))
+        final List<String> names = new ArrayList<>(now.labelValues(FLOWS_ACTIVE, "host"));
+        names.addAll(now.labelValues(TCP_FLOWS_ACTIVE, "host"));
+        for (final String host : names)
         {
-            hosts.put(host, new HostRow(host, (long)now.sum(FLOWS_ACTIVE, "host", host),
-                (long)now.sum(FLOWS_COMPLETED, "host", host), (long)now.sum(FLOWS_INCOMPLETE, "host", host),
-                (long)now.sum(TIMEOUTS, "host", host)));
+            hosts.put(host, new HostRow(host,
+                (long)(now.sum(FLOWS_ACTIVE, "host", host) + now.sum(TCP_FLOWS_ACTIVE, "host", host)),
+                (long)(now.sum(FLOWS_COMPLETED, "host", host) + now.sum(TCP_FLOWS_COMPLETED, "host", host)),
+                (long)now.sum(FLOWS_INCOMPLETE, "host", host), (long)now.sum(TIMEOUTS, "host", host)));
         }
         return new TopView(List.copyOf(ports.values()), List.copyOf(hosts.values()), intervalSeconds);
     }

@@ -66,6 +66,21 @@ class TopViewTest
     }
 
     @Test
+    void aHostReplayingKernelTcpIsShownByItsTcpFlows() throws IOException
+    {
+        final TopView view = TopView.of(null, PrometheusText.parse("now", """
+            pfabric_tcp_flows_started_total{host="h1"} 32.0
+            pfabric_tcp_flows_completed_total{host="h1"} 30.0
+            pfabric_tcp_flows_active{host="h1"} 2.0
+            pfabric_host_flows_active{host="h2"} 1.0
+            pfabric_host_flows_completed_total{host="h2"} 5.0
+            """), 1);
+
+        assertEquals(List.of(new TopView.HostRow("h1", 2, 30, 0, 0), new TopView.HostRow("h2", 1, 5, 0, 0)),
+            view.hosts());
+    }
+
+    @Test
     void withoutAnEarlierScrapeRatesAreZero() throws IOException
     {
         final TopView view = TopView.of(null, PrometheusText.parse("now", NOW), 1);

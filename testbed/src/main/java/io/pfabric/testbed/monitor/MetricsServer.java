@@ -1,8 +1,7 @@
-package io.pfabric.cli;
+package io.pfabric.testbed.monitor;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,12 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A daemon's meters over HTTP for Prometheus ({@code --metrics}): {@code GET /metrics} answers the registry's text
  * exposition, the same text {@code --counters-file} writes. One thread, which only the scrapes wake.
  */
-final class MetricsServer implements AutoCloseable
+public final class MetricsServer implements AutoCloseable
 {
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -28,39 +28,27 @@ final class MetricsServer implements AutoCloseable
         return thread;
     });
 
-    private MetricsServer(final HttpServer server, final PrometheusMeterRegistry registry)
+    private MetricsServer(final HttpServer server, final Supplier<String> exposition)
     {
         this.server = server;
-        server.createContext("/metrics", exchange -> respond(exchange, registry));
+        server.createContext("/metrics", exchange -> respond(exchange, exposition));
         server.setExecutor(executor);
     }
 
     /**
-     * Serve a registry.
+     * Serve meters.
      *
-     * @param address  where to listen; port 0 picks a free one.
-     * @param registry the meters.
+     * @param address    where to listen; port 0 picks a free one.
+     * @param exposition the meters' text exposition at the time of each scrape, e.g. a registry's {@code scrape}.
      * @return the running server.
      * @throws IOException if the address cannot be bound.
      */
-    static MetricsServer start(final InetSocketAddress address, final PrometheusMeterRegistry registry)
+    public static MetricsServer start(final InetSocketAddress address, final Supplier<String> exposition)
         throws IOException
     {
-        final MetricsServer metrics = new MetricsServer(HttpServer.create(address, 16), registry);
+        final MetricsServer metrics = new MetricsServer(HttpServer.create(address, 16), exposition);
         metrics.server.start();
         return metrics;
-    }
-
-    /**
-     * Parse {@code [HOST:]PORT}: a port alone listens on loopback.
-     *
-     * @param text the option's value.
-     * @return the address.
-     * @throws IllegalArgumentException naming {@code --metrics} if it is not one.
-     */
-    static InetSocketAddress address(final String text)
-    {
-        return SocketAddresses.parse("--metrics", text.contains(":") ? text : "127.0.0.1:" + text);
     }
 
     /**
@@ -68,12 +56,12 @@ final class MetricsServer implements AutoCloseable
      *
      * @return the bound address.
      */
-    InetSocketAddress address()
+    public InetSocketAddress address()
     {
         return server.getAddress();
     }
 
-    private static void respond(final HttpExchange exchange, final PrometheusMeterRegistry registry)
+    private static void respond(final HttpExchange exchange, final Supplier<String> exposition)
         throws IOException
     {
         try (exchange)
@@ -83,7 +71,7 @@ final class MetricsServer implements AutoCloseable
                 exchange.sendResponseHeaders(405, -1);
                 return;
             }
-            final byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            final byte[] body = exposition.get().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
             exchange.sendResponseHeaders(200, "HEAD".equals(exchange.getRequestMethod()) ? -1 : body.length);
             if (!"HEAD".equals(exchange.getRequestMethod()))
