@@ -4,6 +4,7 @@ import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.ResultsTable;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.Color;
@@ -24,6 +25,11 @@ public final class FctPlot
     private static final int PANEL_WIDTH = 520;
     private static final int PANEL_HEIGHT = 380;
     private static final int COLUMNS = 3;
+
+    /**
+     * The legend's name for the marks of runs whose invariants broke.
+     */
+    public static final String BROKEN_SERIES = "invariants broken";
 
     private record Panel(String title, FctAnalysis.Bin bin, ToDoubleFunction<FctAnalysis.Summary> value)
     {
@@ -51,6 +57,22 @@ public final class FctPlot
     public static void write(final List<ResultsTable.Line> lines, final String title, final Path file)
         throws IOException
     {
+        write(lines, title, file, Set.of());
+    }
+
+    /**
+     * Draw the summary with the points of runs whose invariants broke marked by a red cross (series
+     * {@value #BROKEN_SERIES}), and write it as a PNG.
+     *
+     * @param lines  the summary table; lines without a numeric load are left out.
+     * @param title  above the panels, e.g. the workload and fabric.
+     * @param file   where to write.
+     * @param broken the runs to mark, as {@code scheme,load}.
+     * @throws IOException if it cannot be written.
+     */
+    public static void write(final List<ResultsTable.Line> lines, final String title, final Path file,
+        final Set<String> broken) throws IOException
+    {
         final Set<String> schemes = new LinkedHashSet<>();
         for (final ResultsTable.Line line : lines)
         {
@@ -59,12 +81,13 @@ public final class FctPlot
         final List<XYChart> charts = new ArrayList<>();
         for (final Panel panel : PANELS)
         {
-            charts.add(chart(panel, schemes, lines));
+            charts.add(chart(panel, schemes, lines, broken));
         }
         ChartGrid.write(charts, COLUMNS, PANEL_WIDTH, PANEL_HEIGHT, title, file);
     }
 
-    private static XYChart chart(final Panel panel, final Set<String> schemes, final List<ResultsTable.Line> lines)
+    private static XYChart chart(final Panel panel, final Set<String> schemes, final List<ResultsTable.Line> lines,
+        final Set<String> broken)
     {
         final XYChart chart = new XYChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT).title(panel.title())
             .xAxisTitle("load").yAxisTitle("normalized FCT").build();
@@ -88,6 +111,25 @@ public final class FctPlot
             {
                 chart.addSeries(scheme, loads, values).setMarker(SeriesMarkers.CIRCLE);
             }
+        }
+        final List<Double> brokenLoads = new ArrayList<>();
+        final List<Double> brokenValues = new ArrayList<>();
+        for (final ResultsTable.Line line : lines)
+        {
+            final double value = panel.value().applyAsDouble(line.summary());
+            if (broken.contains(line.scheme() + "," + line.load()) && line.summary().bin() == panel.bin() &&
+                line.load().matches("[0-9.]+") && !Double.isNaN(value))
+            {
+                brokenLoads.add(Double.parseDouble(line.load()));
+                brokenValues.add(value);
+            }
+        }
+        if (!brokenLoads.isEmpty())
+        {
+            final XYSeries marks = chart.addSeries(BROKEN_SERIES, brokenLoads, brokenValues);
+            marks.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            marks.setMarker(SeriesMarkers.CROSS);
+            marks.setMarkerColor(Color.RED);
         }
         return chart;
     }

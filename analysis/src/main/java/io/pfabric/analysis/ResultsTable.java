@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +31,13 @@ public final class ResultsTable
      * The header of {@code summary.csv}.
      */
     public static final String CSV_HEADER = "scheme,load,bin,count,mean,p50,p99";
+
+    /**
+     * The header of an emulated experiment's {@code summary.csv}: {@link #CSV_HEADER} and whether the run's invariants
+     * held ({@code ok}, {@code broken:INVARIANT+...}, {@code unchecked}, or {@code -} for a scheme that was not
+     * emulated, such as Ideal or the simulator).
+     */
+    public static final String FIDELITY_CSV_HEADER = CSV_HEADER + ",fidelity";
 
     /**
      * What follows a scheme's name, then the DSCP, in the lines of one DSCP's flows: {@code pfabric:dscp8}.
@@ -119,22 +127,41 @@ public final class ResultsTable
      */
     public static void writeCsv(final Path file, final List<Line> lines) throws IOException
     {
+        writeCsv(file, lines, null);
+    }
+
+    /**
+     * Write {@code summary.csv} with each line's run's fidelity ({@link #FIDELITY_CSV_HEADER}).
+     *
+     * @param file     where.
+     * @param lines    the table.
+     * @param fidelity each line's verdict, or null for the plain table ({@link #CSV_HEADER}).
+     * @throws IOException if it cannot be written.
+     */
+    public static void writeCsv(final Path file, final List<Line> lines, final Function<Line, String> fidelity)
+        throws IOException
+    {
         try (BufferedWriter writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
-            writer.write(CSV_HEADER);
+            writer.write(null == fidelity ? CSV_HEADER : FIDELITY_CSV_HEADER);
             writer.newLine();
             for (final Line line : lines)
             {
                 final FctAnalysis.Summary s = line.summary();
                 writer.write(String.format(Locale.ROOT, "%s,%s,%s,%d,%.4f,%.4f,%.4f", line.scheme(), line.load(),
                     line.bin(), s.count(), s.mean(), s.p50(), s.p99()));
+                if (null != fidelity)
+                {
+                    writer.write("," + fidelity.apply(line));
+                }
                 writer.newLine();
             }
         }
     }
 
     /**
-     * Read a {@code summary.csv} back (its counts of incomplete flows, which it does not hold, read as 0).
+     * Read a {@code summary.csv} back (its counts of incomplete flows, which it does not hold, read as 0; a fidelity
+     * column is passed over).
      *
      * @param file the summary.
      * @return its lines in file order.
@@ -143,7 +170,8 @@ public final class ResultsTable
     public static List<Line> readCsv(final Path file) throws IOException
     {
         final List<String> text = Files.readAllLines(file, StandardCharsets.UTF_8);
-        if (text.isEmpty() || !CSV_HEADER.equals(text.get(0).trim()))
+        final boolean withFidelity = !text.isEmpty() && FIDELITY_CSV_HEADER.equals(text.get(0).trim());
+        if (text.isEmpty() || !CSV_HEADER.equals(text.get(0).trim()) && !withFidelity)
         {
             throw new IOException(file + ": not a summary (its first line is not '" + CSV_HEADER + "')");
         }
@@ -157,9 +185,10 @@ public final class ResultsTable
             final String[] fields = text.get(i).split(",", -1);
             try
             {
-                if (7 != fields.length)
+                final int expected = withFidelity ? 8 : 7;
+                if (expected != fields.length)
                 {
-                    throw new IllegalArgumentException("7 fields expected, got " + fields.length);
+                    throw new IllegalArgumentException(expected + " fields expected, got " + fields.length);
                 }
                 final FctAnalysis.Bin bin = FctAnalysis.Bin.valueOf(fields[2].trim().toUpperCase(Locale.ROOT));
                 lines.add(new Line(fields[0].trim(), fields[1].trim(), new FctAnalysis.Summary(bin,
@@ -182,13 +211,26 @@ public final class ResultsTable
      */
     public static void print(final PrintStream out, final List<Line> lines)
     {
-        out.printf(Locale.ROOT, "%-10s %6s %-7s %8s %11s %9s %9s %9s%n", "scheme", "load", "bin", "count",
-            "incomplete", "mean", "p50", "p99");
+        print(out, lines, null);
+    }
+
+    /**
+     * Print the table for people, with each line's run's fidelity in a last column.
+     *
+     * @param out      where.
+     * @param lines    the table.
+     * @param fidelity each line's verdict, or null for none.
+     */
+    public static void print(final PrintStream out, final List<Line> lines, final Function<Line, String> fidelity)
+    {
+        out.printf(Locale.ROOT, "%-10s %6s %-7s %8s %11s %9s %9s %9s%s%n", "scheme", "load", "bin", "count",
+            "incomplete", "mean", "p50", "p99", null == fidelity ? "" : "  fidelity");
         for (final Line line : lines)
         {
             final FctAnalysis.Summary s = line.summary();
-            out.printf(Locale.ROOT, "%-10s %6s %-7s %8d %11d %9.3f %9.3f %9.3f%n", line.scheme(), line.load(),
-                line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99());
+            out.printf(Locale.ROOT, "%-10s %6s %-7s %8d %11d %9.3f %9.3f %9.3f%s%n", line.scheme(), line.load(),
+                line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99(),
+                null == fidelity ? "" : "  " + fidelity.apply(line));
         }
     }
 

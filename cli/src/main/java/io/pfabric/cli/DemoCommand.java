@@ -159,11 +159,11 @@ public final class DemoCommand implements Callable<Integer>
         out.println("  ideal:   Algorithm 1 of the paper on the same trace");
         out.printf(Locale.ROOT, "  normalized FCT = FCT / (base RTT %.0f us + (segments - 1) packet times)%n%n",
             outcome.rtts().maxNs() / 1e3);
-        out.printf(Locale.ROOT, "%-11s %-7s %6s %8s %8s%n", "scheme", "bin", "count", "mean", "p99");
+        out.printf(Locale.ROOT, "%-11s %-7s %6s %8s %8s  %s%n", "scheme", "bin", "count", "mean", "p99", "fidelity");
         for (final ResultsTable.Line line : lines)
         {
-            out.printf(Locale.ROOT, "%-11s %-7s %6d %8.2f %8.2f%n", line.scheme(), line.bin(),
-                line.summary().count(), line.summary().mean(), line.summary().p99());
+            out.printf(Locale.ROOT, "%-11s %-7s %6d %8.2f %8.2f  %s%n", line.scheme(), line.bin(),
+                line.summary().count(), line.summary().mean(), line.summary().p99(), outcome.fidelityOf(line));
         }
         out.println();
         out.println("  bins: small (0,100KB], medium (100KB,10MB], large (10MB,inf)");

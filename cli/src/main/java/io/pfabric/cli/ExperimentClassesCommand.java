@@ -104,6 +104,9 @@ public final class ExperimentClassesCommand implements Callable<Integer>
             System.out.println(row.csv());
         }
         System.err.println(outcome.backlogged());
+        outcome.fidelity().forEach((run, figures) -> System.err.printf(Locale.ROOT,
+            "pfabric experiment classes: %s%s: fidelity %s (%s)%n", figures.isBroken() ? "WARNING " : "",
+            run.substring(0, run.indexOf(',')), figures.label(), figures.figures()));
         System.err.printf(Locale.ROOT, "pfabric experiment classes: done in %d min %02d s (%.0f s CPU); results in " +
             "%s (README.md, classes.csv, classes.png)%n", outcome.wallSec() / 60, outcome.wallSec() % 60,
             outcome.cpuSec(), out);

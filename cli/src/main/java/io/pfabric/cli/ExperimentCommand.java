@@ -1,5 +1,6 @@
 package io.pfabric.cli;
 
+import io.pfabric.experiment.Calibration;
 import io.pfabric.experiment.Experiment;
 import io.pfabric.experiment.ExperimentSettings;
 import io.pfabric.analysis.ResultsTable;
@@ -37,8 +38,8 @@ import java.util.concurrent.TimeUnit;
             "arrivals, sizes from the workload, uniformly random other hosts) with hostd's transport or kernel TCP " +
             "(pooled connections, minimum RTO lowered to a few base RTTs), and tears the fabric down; then " +
             "computes Ideal for every trace. Writes to --out: fct-SCHEME-LOAD.csv per run, trace-LOAD.csv, " +
-            "base-rtt.csv, summary.csv (" + ResultsTable.CSV_HEADER + "), fct-vs-load.png and README.md with the " +
-            "table and this command. Needs root, except on the loopback testbed.",
+            "base-rtt.csv, summary.csv (" + ResultsTable.FIDELITY_CSV_HEADER + "), fct-vs-load.png and README.md " +
+            "with the table and this command. Needs root, except on the loopback testbed.",
         "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down.",
         "pfabric experiment classes runs applications in traffic classes instead (see its --help)." },
     subcommands = { ExperimentClassesCommand.class })
@@ -103,6 +104,15 @@ public final class ExperimentCommand implements Callable<Integer>
         description = "How long a run waits for flows after its last start (default: ${DEFAULT-VALUE}).")
     String grace;
 
+    @Option(names = "--calibrate",
+        description = "Find the fastest link rate this machine can emulate --topo at: a binary search over " +
+            "100m, 200m, 300m, 500m and 1g (three probes at most) for the highest rate at which a pfabric and a tcp " +
+            "run (droptail on loopback) of --workload at the largest of --loads, --flows flows, both keep their " +
+            "invariants; each probe's results go to --out/rate-RATE. The rate is recorded in " +
+            ".pfabric/calibration.csv, and experiment and demo then warn when asked for more. --rate and --schemes " +
+            "are not used.")
+    boolean calibrate;
+
     @Option(names = "--live",
         description = "Show the fabric's switch ports and hosts as 'pfabric top' shows a testbed's, redrawn every " +
             "second on standard output while the experiment runs.")
@@ -151,6 +161,25 @@ public final class ExperimentCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final long startNs = System.nanoTime();
+        if (calibrate)
+        {
+            if ("mininet".equals(testbed))
+            {
+                throw new IllegalArgumentException("--calibrate needs --testbed netns or loopback: Mininet's " +
+                    "switches run in processes of their own, whose departures are not watched");
+            }
+            final Calibration.Result result = Calibration.run(settings, rate -> "loopback".equals(testbed) ?
+                Experiment.loopbackStar(TopologySpec.parse(fabric.topo).hostsPerLeaf(), rate) :
+                TestbedCommand.topology(fabric.topo, rate, "pfabric"), TestbedCommand.experimentPrefix(), System.err);
+            Calibration.record(Calibration.file(), settings, result);
+            System.out.println(0 == result.rateBitsPerSec() ?
+                "calibration: no rate tried kept the invariants of " + fabric.topo + " on this machine" :
+                "calibration: " + Rates.format(result.rateBitsPerSec()) + " is the fastest rate of " +
+                    Calibration.RATES_BITS_PER_SEC.stream().map(Rates::format).toList() + " at which " + fabric.topo +
+                    " kept its invariants on this machine");
+            System.err.println("pfabric experiment --calibrate: recorded in " + Calibration.file());
+            return 0;
+        }
         final Experiment experiment = new Experiment(settings, System.err, TestbedCommand.experimentPrefix())
             .publish(TestbedCommand.pfabricDirectory(), "experiment");
         final Experiment.Outcome outcome;
@@ -163,7 +192,7 @@ public final class ExperimentCommand implements Callable<Integer>
             outcome = experiment.runStoppingOnSignal("pfabric experiment");
         }
         final long wallSec = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs);
-        ResultsTable.print(System.out, outcome.lines());
+        ResultsTable.print(System.out, outcome.lines(), outcome::fidelityOf);
         System.err.printf(Locale.ROOT, "pfabric experiment: done in %d min %02d s; results in %s (README.md, " +
             "summary.csv, fct-vs-load.png)%n", wallSec / 60, wallSec % 60, out);
         return 0;

@@ -9,6 +9,8 @@ import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.experiment.CountersFidelity;
+import io.pfabric.experiment.Fidelity;
 import io.pfabric.testbed.NetnsFabric;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 import io.pfabric.testbed.monitor.PrometheusText;
@@ -179,9 +181,11 @@ final class Soak
      * @param hosts          the hosts' final counters.
      * @param switchKills    times the switches' process was killed and started again.
      * @param elapsedNs      length of the run.
+     * @param fidelity       whether the emulated fabric's invariants held, from the final counters.
      */
     record Result(List<Sample> samples, List<Growth> growth, List<Identity> identities, long traceFlows,
-        long completedFlows, int finalSnapshots, int processes, HostTotals hosts, int switchKills, long elapsedNs)
+        long completedFlows, int finalSnapshots, int processes, HostTotals hosts, int switchKills, long elapsedNs,
+        Fidelity fidelity)
     {
         /**
          * Whether nothing grew, every identity holds, every flow completed and every process wrote its final counters.
@@ -325,6 +329,8 @@ final class Soak
         final List<Daemon> daemons = new ArrayList<>();
         final List<Sample> samples = new ArrayList<>();
         final long startNs = System.nanoTime();
+        final CountersFidelity fidelityWatch = new CountersFidelity();
+        boolean warned = false;
         int switchKills = 0;
         try (NetnsFabric fabric = NetnsFabric.build(topology, settings.prefix()))
         {
@@ -380,6 +386,13 @@ final class Soak
                         lastLine = progressLine(sampleAll(daemons, nowNs - startNs, samples), nowNs - startNs,
                             settings, trace.size());
                         progress.println(lastLine);
+                        final Fidelity sofar = fidelity(fidelityWatch, daemons);
+                        if (!warned && sofar.isBroken())
+                        {
+                            warned = true;
+                            progress.println("soak: WARNING invariants broken: " + sofar.label() + " (" +
+                                sofar.figures() + ")");
+                        }
                     }
                     if (null != live)
                     {
@@ -437,10 +450,27 @@ final class Soak
             PrometheusText.read(daemons.get(0).counters()));
         final Result result = new Result(List.copyOf(samples), growth(samples, settings), identities, trace.size(),
             completed, finals, daemons.size(), hostTotals(daemons.subList(1, daemons.size())), switchKills,
-            elapsedNs);
+            elapsedNs, fidelity(fidelityWatch, daemons));
         writeSamples(settings.out().resolve("samples.csv"), samples);
         Files.writeString(settings.out().resolve("summary.md"), summary(result, settings), StandardCharsets.UTF_8);
         return result;
+    }
+
+    /**
+     * The invariants so far, from the counters files written so far (the switches' first).
+     */
+    private static Fidelity fidelity(final CountersFidelity watch, final List<Daemon> daemons) throws IOException
+    {
+        final List<PrometheusText> hosts = new ArrayList<>();
+        for (final Daemon host : daemons.subList(1, daemons.size()))
+        {
+            if (Files.exists(host.counters()))
+            {
+                hosts.add(PrometheusText.read(host.counters()));
+            }
+        }
+        final Path switches = daemons.get(0).counters();
+        return watch.read(Files.exists(switches) ? PrometheusText.read(switches) : null, hosts);
     }
 
     private static Daemon killAndRestart(final Settings settings, final List<String> pfabric, final Daemon switches,
@@ -734,6 +764,8 @@ final class Soak
             "start, so RSS growth is growth outside the heap).%n%n", result.passed() ? "Passed" : "FAILED",
             seconds(result.elapsedNs()), result.completedFlows(), result.traceFlows(), result.finalSnapshots(),
             result.processes(), seconds(settings.sampleIntervalNs()), settings.maxHeap()));
+        text.append(String.format(Locale.ROOT, "Fidelity: %s%s (%s).%n%n",
+            result.fidelity().isBroken() ? "WARNING " : "", result.fidelity().label(), result.fidelity().figures()));
         final HostTotals hosts = result.hosts();
         text.append(String.format(Locale.ROOT, "Hosts: %,d flows started (with the base-RTT measurements), %,d " +
             "completed, %,d messages delivered (%s); %,d timeouts, %,d duplicate packets received and not delivered" +

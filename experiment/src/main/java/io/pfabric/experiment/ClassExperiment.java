@@ -32,6 +32,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -142,10 +143,11 @@ public final class ClassExperiment
      * @param wallSec       time the experiment took.
      * @param cpuSec        CPU time of this process (switches and hosts included) meanwhile.
      * @param lateSamplesNs the latest a counter sample was taken after its time, over both schemes.
+     * @param fidelity      each scheme's run's invariants, by {@code scheme,load}.
      */
     public record Outcome(List<ClassReport.Row> rows, List<ResultsTable.Line> lines, String backlogged,
         Map<Integer, Long> flowsByDscp, Map<String, Long> incomplete, long wallSec, double cpuSec,
-        long lateSamplesNs)
+        long lateSamplesNs, Map<String, Fidelity> fidelity)
     {
     }
 
@@ -238,6 +240,7 @@ public final class ClassExperiment
         final Map<String, Samples> samples = new LinkedHashMap<>();
         final Map<String, Long> incomplete = new LinkedHashMap<>();
         PathRtts rtts = null;
+        final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
         progress.start();
         try
         {
@@ -263,8 +266,20 @@ public final class ClassExperiment
                     final RunCounters before = RunCounters.snapshot(topology, fabric);
                     final Sampler sampler = teardown.add(new Sampler(fabric.switches(), binNs,
                         BINS_PER_DURATION * MAX_DURATIONS));
-                    hosts.replay(fabric, scheme, hosts.configuration("pfabric", rtts.maxNs()),
-                        withClasses ? settings.classes() : null, trace, log, settings.graceNs(), sampler::start);
+                    hosts.forgetHosts();
+                    final FidelityMonitor monitor = FidelityMonitor.start(topology, fabric.switches(),
+                        hosts::currentHosts, text -> progress.warn(scheme + ": " + text));
+                    try
+                    {
+                        hosts.replay(fabric, scheme, hosts.configuration("pfabric", rtts.maxNs()),
+                            withClasses ? settings.classes() : null, trace, log, settings.graceNs(), sampler::start);
+                    }
+                    finally
+                    {
+                        monitor.close();
+                    }
+                    final Fidelity figures = monitor.finish();
+                    fidelity.put(scheme + "," + label, figures);
                     fabric.switches().stopForwarding();
                     samples.put(scheme, sampler.finish());
                     teardown.closeDownTo(sampler);
@@ -274,7 +289,8 @@ public final class ClassExperiment
                     }
                     final RunCounters counters = RunCounters.snapshot(topology, fabric).since(before);
                     counters.write(dir.resolve("counters-" + scheme + "-" + label + ".csv"));
-                    progress.phase(scheme + " done: " + counters.summary());
+                    progress.phase(scheme + " done: " + counters.summary() + "; fidelity " + figures.label() + " (" +
+                        figures.figures() + ")");
                 }
                 finally
                 {
@@ -295,7 +311,7 @@ public final class ClassExperiment
             ".csv"));
         final FctAnalysis analysis = new FctAnalysis(settings.rateBitsPerSec(), rtts);
         final List<ResultsTable.Line> lines = ResultsTable.summarize(dir, analysis, rtts::hostIndex);
-        ResultsTable.writeCsv(dir.resolve("summary.csv"), lines);
+        ResultsTable.writeCsv(dir.resolve("summary.csv"), lines, line -> Fidelity.labelOf(fidelity, line));
         for (final String scheme : SCHEMES)
         {
             incomplete.put(scheme, lines.stream().filter(line -> line.scheme().equals(scheme) &&
@@ -349,12 +365,14 @@ public final class ClassExperiment
             rtts), String.format(Locale.ROOT, "%s on %s at %s, classes %s, flows starting within %.0f ms",
             settings.apps().stream().map(app -> app.workload() + " " + app.load() + " dscp" + app.dscp()).toList(),
             settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.classes(),
-            settings.durationNs() / 1e6), dir.resolve("classes.png"));
+            settings.durationNs() / 1e6) + (Fidelity.brokenRuns(fidelity).isEmpty() ? "" :
+            "; WARNING invariants broken in " + Fidelity.brokenRuns(fidelity)), dir.resolve("classes.png"));
         final String backlogged = classesSamples.writePorts(settings.classes(), WINDOW_START_BIN, BINS_PER_DURATION,
             dir.resolve("ports.csv"));
         final long lateNs = samples.values().stream().mapToLong(Samples::latestNs).max().orElse(0);
         final Outcome outcome = new Outcome(List.copyOf(rows), lines, backlogged, flowsByDscp, incomplete,
-            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs), (processCpuNs() - startCpuNs) / 1e9, lateNs);
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs), (processCpuNs() - startCpuNs) / 1e9, lateNs,
+            Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
         ClassExperimentReport.write(settings, outcome, hosts.configuration("pfabric", rtts.maxNs()), rtts,
             dir.resolve("README.md"));
         return outcome;

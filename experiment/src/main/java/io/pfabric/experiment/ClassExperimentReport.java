@@ -76,6 +76,7 @@ final class ClassExperimentReport
         }
         md.append(String.format(Locale.ROOT, "- The counters were sampled at most %.1f ms after their time.%n",
             outcome.lateSamplesNs() / 1e6));
+        ExperimentReport.appendFidelity(md, outcome.fidelity());
         md.append("\n## Shares and small flows\n\n");
         md.append("`delivered` is the pFabric payload the ports down to hosts sent, per DSCP, in the window; " +
             "`backlogged` is the bytes (frame lengths) each class sent at any switch port while every class was " +

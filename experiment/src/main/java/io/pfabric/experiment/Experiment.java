@@ -34,10 +34,12 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -88,9 +90,31 @@ public final class Experiment
      * @param rtts        the measured base RTT of every path.
      * @param transportSettings hostd's transport settings.
      * @param tcpSettings the kernel TCP settings of the baseline, or null if it did not run.
+     * @param fidelity    each emulated run's invariants, by {@code scheme,load}, in the order they ran.
      */
-    public record Outcome(List<ResultsTable.Line> lines, PathRtts rtts, String transportSettings, String tcpSettings)
+    public record Outcome(List<ResultsTable.Line> lines, PathRtts rtts, String transportSettings, String tcpSettings,
+        Map<String, Fidelity> fidelity)
     {
+        /**
+         * The verdict of the run a line of the table comes from.
+         *
+         * @param line a line of the table.
+         * @return {@link Fidelity#label()}, or {@code -} for a scheme that was not emulated (Ideal, the simulator).
+         */
+        public String fidelityOf(final ResultsTable.Line line)
+        {
+            return Fidelity.labelOf(fidelity, line);
+        }
+
+        /**
+         * The runs whose invariants broke.
+         *
+         * @return their keys, {@code scheme,load}.
+         */
+        public Set<String> brokenRuns()
+        {
+            return Fidelity.brokenRuns(fidelity);
+        }
     }
 
     private final ExperimentSettings settings;
@@ -143,6 +167,8 @@ public final class Experiment
     };
     private PathRtts rtts;
     private String tcpSettings;
+    private final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
+    private boolean calibrating;
 
     /**
      * Told what runs, as it starts, for a view of the experiment while it runs; on the experiment's thread.
@@ -245,6 +271,17 @@ public final class Experiment
             (long)settings.schemes().size() * settings.loads().size() * settings.flows());
         this.hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
         hosts.observe(observers);
+    }
+
+    /**
+     * Mark the experiment as a probe of {@link Calibration}, which does not warn against the rate on record.
+     *
+     * @return this.
+     */
+    Experiment calibrating()
+    {
+        calibrating = true;
+        return this;
     }
 
     /**
@@ -393,6 +430,10 @@ public final class Experiment
         {
             out.println("pfabric experiment: removed leftovers of an earlier run " + leftovers);
         }
+        if (!calibrating)
+        {
+            warnAboveCalibration();
+        }
         final Map<Double, List<WorkloadTrace.FlowSpec>> traces = traces();
         publish();
         progress.start();
@@ -419,18 +460,56 @@ public final class Experiment
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
-        ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines);
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings,
+            Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
+        ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines, outcome::fidelityOf);
         if (null != settings.deadlines())
         {
             writeDeadlines();
         }
-        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings);
-        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load",
-            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows()),
-            settings.out().resolve("fct-vs-load.png"));
+        FctPlot.write(lines, String.format(Locale.ROOT, "normalized FCT: %s on %s at %s, %,d flows per load%s",
+            settings.workload(), settings.topologySpec(), Rates.format(settings.rateBitsPerSec()), settings.flows(),
+            outcome.brokenRuns().isEmpty() ? "" : " (x: invariants broken, the machine's figures)"),
+            settings.out().resolve("fct-vs-load.png"), outcome.brokenRuns());
+        warnBroken(outcome);
         ExperimentReport.write(settings, outcome, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs),
             settings.out().resolve("README.md"));
         return outcome;
+    }
+
+    /**
+     * Warn when the rate asked for is above the one {@link Calibration} found this machine keeps its invariants at,
+     * for this topology and workload, if one is on record.
+     */
+    private void warnAboveCalibration()
+    {
+        Calibration.recorded(Calibration.file(), settings.topologySpec(), settings.workload()).ifPresent(recorded ->
+        {
+            if (settings.rateBitsPerSec() > recorded.rateBitsPerSec())
+            {
+                out.printf(Locale.ROOT, "pfabric experiment: WARNING %s is above %s, the fastest rate at which " +
+                    "this machine kept the invariants of %s with %s when calibrated (%s, %s): expect runs marked " +
+                    "broken%n", Rates.format(settings.rateBitsPerSec()), 0 == recorded.rateBitsPerSec() ? "0 (none " +
+                    "of the rates tried)" : Rates.format(recorded.rateBitsPerSec()), settings.topologySpec(),
+                    settings.workload(), recorded.calibratedAt(), Calibration.file());
+            }
+        });
+    }
+
+    /**
+     * Say, after the table, which runs' figures are the machine's rather than the network's.
+     */
+    private void warnBroken(final Outcome outcome)
+    {
+        outcome.fidelity().forEach((run, figures) ->
+        {
+            if (figures.isBroken())
+            {
+                out.printf(Locale.ROOT, "pfabric experiment: WARNING %s at load %s: %s; its figures describe this " +
+                    "machine more than the network (%s)%n", run.substring(0, run.indexOf(',')),
+                    run.substring(run.indexOf(',') + 1), figures.label(), figures.figures());
+            }
+        });
     }
 
     private void publish() throws IOException
@@ -534,22 +613,36 @@ public final class Experiment
                 progress.phase(scheme + " at load " + load);
                 final Path log = settings.out().resolve("fct-" + scheme + "-" + load + ".csv");
                 final RunCounters before = RunCounters.snapshot(topology, fabric);
-                if (tcp)
+                hosts.forgetHosts();
+                final String run = scheme + " at load " + load;
+                final FidelityMonitor monitor = FidelityMonitor.start(topology, fabric.switches(),
+                    tcp ? List::of : hosts::currentHosts, text -> progress.warn(run + ": " + text));
+                try
                 {
-                    runTcp(fabric, entry.getValue(), log);
+                    if (tcp)
+                    {
+                        runTcp(fabric, entry.getValue(), log);
+                    }
+                    else
+                    {
+                        hosts.replay(fabric, scheme, configuration(scheme, rtts.maxNs()), null, entry.getValue(), log,
+                            settings.graceNs(), originNs -> { });
+                    }
                 }
-                else
+                finally
                 {
-                    hosts.replay(fabric, scheme, configuration(scheme, rtts.maxNs()), null, entry.getValue(), log,
-                        settings.graceNs(), originNs -> { });
+                    monitor.close();
                 }
                 if (stopped)
                 {
                     throw new IOException("stopped");
                 }
+                final Fidelity figures = monitor.finish();
+                fidelity.put(scheme + "," + load, figures);
                 final RunCounters counters = RunCounters.snapshot(topology, fabric).since(before);
                 counters.write(settings.out().resolve("counters-" + scheme + "-" + load + ".csv"));
-                progress.phase(scheme + " at load " + load + " done: " + counters.summary());
+                progress.phase(run + " done: " + counters.summary() + "; fidelity " + figures.label() + " (" +
+                    figures.figures() + ")");
             }
         }
         finally

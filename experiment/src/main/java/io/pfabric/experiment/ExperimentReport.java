@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The results directory's {@code README.md}: the command, the settings, the table and the plot.
@@ -88,22 +90,66 @@ public final class ExperimentReport
                 "scheduler sharing two cores among every switch and host, and the jitter of all of these. The gap " +
                 "between pfabric and pfabric-sim is their cost.\n");
         }
+        appendFidelity(md, outcome.fidelity());
         md.append("\n## Normalized FCT\n\n");
-        md.append("| scheme | load | bin | count | incomplete | mean | p50 | p99 |\n");
-        md.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+        md.append("| scheme | load | bin | count | incomplete | mean | p50 | p99 | fidelity |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|---|\n");
         for (final ResultsTable.Line line : outcome.lines())
         {
             final FctAnalysis.Summary s = line.summary();
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %.3f | %.3f | %.3f |%n", line.scheme(),
-                line.load(), line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99()));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %.3f | %.3f | %.3f | %s |%n",
+                line.scheme(), line.load(), line.bin(), s.count(), s.incomplete(), s.mean(), s.p50(), s.p99(),
+                outcome.fidelityOf(line)));
         }
         md.append("\n![normalized FCT against load](fct-vs-load.png)\n\n");
         md.append("## Files\n\n");
         md.append("- `fct-SCHEME-LOAD.csv`: every flow (`flow_id,src,dst,size_bytes,start_ns,end_ns,fct_ns,timeouts," +
             "retransmitted_bytes,scheme`); an empty `end_ns` is a flow that never completed.\n");
-        md.append("- `summary.csv`: the table above (`").append(ResultsTable.CSV_HEADER).append("`).\n");
+        md.append("- `summary.csv`: the table above (`").append(ResultsTable.FIDELITY_CSV_HEADER).append("`).\n");
         md.append("- Recompute it: `./pfabric analyze ").append(settings.out()).append(" --rate ")
             .append(Rates.format(settings.rateBitsPerSec())).append("`.\n");
         Files.writeString(file, md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether each run's invariants held, with the figures; a warning above the table when some broke.
+     */
+    static void appendFidelity(final StringBuilder md, final Map<String, Fidelity> runs)
+    {
+        if (runs.isEmpty())
+        {
+            return;
+        }
+        md.append("\n## Fidelity\n\n");
+        final Set<String> broken = Fidelity.brokenRuns(runs);
+        if (!broken.isEmpty())
+        {
+            md.append("**Warning:** the invariants of an emulated fabric broke in ").append(broken)
+                .append(": their figures describe this machine more than the network (marked x in the plot).\n\n");
+        }
+        md.append(String.format(Locale.ROOT, "Each run is watched (`Fidelity`): `port-rate` breaks when more than " +
+            "%.0f%% of the switch ports' backlogged time is in periods (of at most 10 ms of wire time) that departed " +
+            "below 95%% of the configured rate; `host-lag` when more than %.0f%% of hostd's sends that waited for " +
+            "the host's pacer left after the host's link had gone idle. Idle CPU (from `/proc/stat`, per second), " +
+            "the one-minute load average at the end of the run and the forwarders' longest stall while a port held " +
+            "frames are reported, not judged.%n%n", 100 * Fidelity.MAX_SLOW_SHARE,
+            100 * Fidelity.MAX_LATE_SEND_SHARE));
+        md.append("| run | fidelity | backlogged below rate | backlogged time | rate achieved | worst port | " +
+            "late sends | worst lag | forwarder stall | idle CPU min / mean | load average |\n");
+        md.append("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+        runs.forEach((run, f) -> md.append(String.format(Locale.ROOT,
+            "| %s | %s | %s | %.2f s | %.1f%% | %s | %s | %s | %.2f ms | %s / %s | %.2f |%n", run.replace(',', ' '),
+            f.label(), f.switchesWatched() ? String.format(Locale.ROOT, "%.1f%%", 100 * f.slowShare()) : "-",
+            f.backloggedNs() / 1e9, 100 * f.achievedRate(), null == f.worstPort() ? "-" :
+                String.format(Locale.ROOT, "%s %.1f%%", f.worstPort(), 100 * f.worstPortSlowShare()),
+            f.hostsWatched() ? String.format(Locale.ROOT, "%.1f%% of %,d", 100 * f.lateSendShare(), f.pacerWaits()) :
+                "- (kernel TCP)",
+            f.hostsWatched() ? String.format(Locale.ROOT, "%.2f ms", f.longestSendLagNs() / 1e6) : "-",
+            f.longestBackloggedGapNs() / 1e6, percent(f.idleCpuMin()), percent(f.idleCpuMean()), f.loadAverage())));
+    }
+
+    private static String percent(final double share)
+    {
+        return Double.isNaN(share) ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 }

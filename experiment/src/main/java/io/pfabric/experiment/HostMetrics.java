@@ -15,6 +15,8 @@ import java.util.function.ToLongFunction;
  */
 public final class HostMetrics
 {
+    private static final double NANOS_PER_SECOND = 1e9;
+
     private HostMetrics()
     {
     }
@@ -61,6 +63,18 @@ public final class HostMetrics
             TransportCounters::receiversExpired);
         counter(registry, tags, counters, "expired.flow.packets", "Packets dropped of incoming flows given up",
             TransportCounters::expiredFlowPackets);
+        counter(registry, tags, counters, "pacer.waits",
+            "Times a packet was ready and waited for the host's pacer; their lag is measured",
+            TransportCounters::pacerWaits);
+        counter(registry, tags, counters, "late.sends",
+            "Packets sent so late after the time the transport meant that the host's link sat idle meanwhile",
+            TransportCounters::lateSends);
+        FunctionCounter.builder("pfabric.host.send.lag", counters, c -> c.sendLagNs() / NANOS_PER_SECOND)
+            .baseUnit("seconds").description("Lag of the measured sends after the time the transport meant, added up")
+            .tags(tags).register(registry);
+        Gauge.builder("pfabric.host.longest.send.lag", counters, c -> c.longestSendLagNs() / NANOS_PER_SECOND)
+            .baseUnit("seconds").description("Longest lag of a send after the time the transport meant, since start")
+            .tags(tags).register(registry);
     }
 
     /**

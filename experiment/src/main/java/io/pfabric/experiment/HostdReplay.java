@@ -75,6 +75,7 @@ final class HostdReplay
     private final ProgressBar progress;
     private final Teardown teardown;
     private final BooleanSupplier stopped;
+    private volatile List<HostDaemon> currentHosts = List.of();
     private volatile Experiment.Observer observer = new Experiment.Observer()
     {
     };
@@ -133,6 +134,24 @@ final class HostdReplay
     }
 
     /**
+     * The hosts started last, since {@link #forgetHosts()}: a run's hosts once it has started them.
+     *
+     * @return the hosts, or none.
+     */
+    List<HostDaemon> currentHosts()
+    {
+        return currentHosts;
+    }
+
+    /**
+     * Forget the hosts started so far, before a run starts its own.
+     */
+    void forgetHosts()
+    {
+        currentHosts = List.of();
+    }
+
+    /**
      * Start every host, each in its namespace.
      *
      * @param fabric        the fabric.
@@ -157,6 +176,7 @@ final class HostdReplay
             hosts.add(teardown.add(host));
         }
         observer.onHosts(List.copyOf(hosts));
+        currentHosts = List.copyOf(hosts);
         return hosts;
     }
 

@@ -64,6 +64,20 @@ final class ProgressBar
     }
 
     /**
+     * Warn at once, on a line of its own, whatever the phase: an invariant of the run broke.
+     *
+     * @param text what broke.
+     */
+    void warn(final String text)
+    {
+        synchronized (this)
+        {
+            out.print(terminal ? "\r\033[K" : "");
+            out.println("pfabric experiment: WARNING " + text);
+        }
+    }
+
+    /**
      * Where the count of finished flows comes from from now on.
      *
      * @param finished flows finished of all runs so far.

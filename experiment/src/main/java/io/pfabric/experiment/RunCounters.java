@@ -5,6 +5,7 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.pacer.DepartureCounter;
 import io.pfabric.dataplane.queue.DropReason;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.switchd.PortCounter;
@@ -25,7 +26,9 @@ import java.util.Map;
 /**
  * Where packets went during one run: every switch port's frames received and sent (in all, and per DSCP sent with
  * bytes and pFabric payload bytes), its queue's drops (in all and per reason), per-class counters (a queue with traffic classes) and its
- * receive ring's overflows (when the switches run in this process), and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
+ * receive ring's overflows and its departures against its rate ({@code backlogged_periods}, {@code slow_periods},
+ * {@code backlogged_ns}, {@code slow_backlogged_ns}: {@code DepartureRateMonitor}) (when the switches run in this
+ * process), and each host namespace's kernel UDP buffer overflows and TCP retransmissions, as the
  * difference of two snapshots. Written as {@code counters-SCHEME-LOAD.csv} ({@code element,counter,value}).
  */
 final class RunCounters
@@ -73,6 +76,11 @@ final class RunCounters
                     }
                 }
                 values.put(element + ",ring_full_drops", port.counters().get(PortCounter.DROPPED_RING_FULL));
+                for (final DepartureCounter counter : DepartureCounter.values())
+                {
+                    values.put(element + "," + counter.name().toLowerCase(Locale.ROOT),
+                        port.departures().counters().get(counter));
+                }
                 putClasses(values, element, port);
             }
         }

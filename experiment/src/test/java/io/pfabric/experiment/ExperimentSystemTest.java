@@ -90,8 +90,16 @@ class ExperimentSystemTest
         }
 
         final List<String> summary = Files.readAllLines(out.resolve("summary.csv"));
-        assertEquals(ResultsTable.CSV_HEADER, summary.get(0));
+        assertEquals(ResultsTable.FIDELITY_CSV_HEADER, summary.get(0));
         assertEquals(1 + 20, summary.size());
+        for (final String row : summary.subList(1, summary.size()))
+        {
+            final String fidelity = row.substring(row.lastIndexOf(',') + 1);
+            final boolean emulated = List.of("pfabric", "linerate", "tcp").contains(row.substring(0, row.indexOf(',')));
+            assertTrue(emulated ? "ok".equals(fidelity) || fidelity.startsWith("broken:") : "-".equals(fidelity),
+                "every emulated run has a verdict, the others none: " + row);
+        }
+        assertEquals(List.of("pfabric,0.5", "linerate,0.5", "tcp,0.5"), List.copyOf(outcome.fidelity().keySet()));
         final byte[] png = Files.readAllBytes(out.resolve("fct-vs-load.png"));
         assertTrue(png.length > 1_000, "a plot was drawn");
         assertArrayEquals(new byte[]{ (byte)0x89, 'P', 'N', 'G' }, java.util.Arrays.copyOf(png, 4));

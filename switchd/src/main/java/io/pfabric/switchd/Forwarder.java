@@ -59,6 +59,13 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private static final long MULTICAST_BIT = 0x0100_0000_0000L;
 
     /**
+     * Whether paced ports watch their departure rate ({@link SwitchPort#departures()}); on unless the system property
+     * {@code pfabric.switchd.monitorDepartures} is {@code false}, which is there to measure what watching costs.
+     */
+    public static final boolean MONITOR_DEPARTURES =
+        !"false".equals(System.getProperty("pfabric.switchd.monitorDepartures"));
+
+    /**
      * Most commands waiting for the forwarder at once.
      */
     public static final int COMMAND_QUEUE_CAPACITY = 64;
@@ -86,6 +93,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final CounterSet<ForwarderCounter> counters = new CounterSet<>(ForwarderCounter.class);
     private long lastDutyCycleNs;
     private boolean dutyCycleSeen;
+    private boolean backloggedAtLastCycle;
     private boolean serving;
     private int lastDutyCycleWork;
     private volatile Runnable waker;
@@ -177,6 +185,10 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         if (dutyCycleSeen)
         {
             counters.raiseTo(ForwarderCounter.LONGEST_DUTY_CYCLE_GAP_NS, nowNs - lastDutyCycleNs);
+            if (backloggedAtLastCycle)
+            {
+                counters.raiseTo(ForwarderCounter.LONGEST_BACKLOGGED_GAP_NS, nowNs - lastDutyCycleNs);
+            }
         }
         dutyCycleSeen = true;
         lastDutyCycleNs = nowNs;
@@ -206,6 +218,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             backlogged |= !ports[i].queue().isEmpty();
         }
         lastDutyCycleWork = work;
+        backloggedAtLastCycle = backlogged;
         if (0 == work && backlogged)
         {
             work = 1;
@@ -258,6 +271,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             }
         }
         return waitNs;
+    }
+
+    /**
+     * Start a new window of {@link ForwarderCounter#LONGEST_BACKLOGGED_GAP_NS}: from the forwarder's next duty cycle
+     * it counts from zero, so that one run's stalls are told from an earlier run's on the same switch.
+     *
+     * @return false if the command queue is full.
+     */
+    public boolean restartBackloggedGap()
+    {
+        return offer(() -> counters.set(ForwarderCounter.LONGEST_BACKLOGGED_GAP_NS, 0));
     }
 
     /**
@@ -576,6 +600,10 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             if (null != pacer)
             {
                 pacer.onRelease(nowNs, length);
+                if (MONITOR_DEPARTURES)
+                {
+                    port.departures().onDeparture(nowNs, pacer.wireTimeNs(length), !queue.isEmpty());
+                }
             }
             sent++;
         }

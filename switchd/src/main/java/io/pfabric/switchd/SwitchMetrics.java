@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.pfabric.dataplane.pacer.DepartureCounter;
 import io.pfabric.dataplane.queue.DropReason;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.QueueCounter;
@@ -67,6 +68,12 @@ public final class SwitchMetrics
             .baseUnit("seconds")
             .description("Longest time between two consecutive duty cycles of the forwarder since it started")
             .tags(switchTags).register(registry);
+        Gauge.builder("pfabric.forwarder.longest.backlogged.gap", forwarder,
+            f -> f.counters().get(ForwarderCounter.LONGEST_BACKLOGGED_GAP_NS) / NANOS_PER_SECOND)
+            .baseUnit("seconds")
+            .description("Longest time between two consecutive duty cycles of the forwarder while a port held " +
+                "frames, since it started or since an experiment's run began")
+            .tags(switchTags).register(registry);
         for (final SwitchPort port : ports)
         {
             final Tags tags = Tags.of("switch", switchName, "port", port.name());
@@ -90,6 +97,7 @@ public final class SwitchMetrics
                         .description(meter.description()).tags(tags.and(meter.tags())).register(registry);
                 }
             }
+            bindDepartures(port, tags, registry);
             Gauge.builder("pfabric.queue.occupancy.bytes", port, p -> p.queue().byteCount())
                 .description("Bytes in the port's egress queue now").tags(tags).register(registry);
             Gauge.builder("pfabric.queue.occupancy.frames", port, p -> p.queue().packetCount())
@@ -178,6 +186,34 @@ public final class SwitchMetrics
         }
         final String name = counter.name().toLowerCase(Locale.ROOT).replace("_packets", "_frames").replace('_', '.');
         return new Meter("pfabric.queue." + name, Tags.empty(), counter.label() + " at the port's egress queue");
+    }
+
+    private static void bindDepartures(final SwitchPort port, final Tags tags, final MeterRegistry registry)
+    {
+        FunctionCounter.builder("pfabric.port.backlogged.periods", port,
+            p -> p.departures().counters().get(DepartureCounter.BACKLOGGED_PERIODS))
+            .description("Periods of at most 10 ms of wire time during which the paced port had frames waiting")
+            .tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.port.slow.periods", port,
+            p -> p.departures().counters().get(DepartureCounter.SLOW_PERIODS))
+            .description("Backlogged periods in which the paced port sent below 95% of its configured rate")
+            .tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.port.backlogged.time", port,
+            p -> p.departures().counters().get(DepartureCounter.BACKLOGGED_NS) / NANOS_PER_SECOND)
+            .baseUnit("seconds")
+            .description("Time the paced port's backlogged periods lasted")
+            .tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.port.backlogged.wire.time", port,
+            p -> p.departures().counters().get(DepartureCounter.BACKLOGGED_WIRE_NS) / NANOS_PER_SECOND)
+            .baseUnit("seconds")
+            .description("Wire time at the configured rate of the frames the paced port sent in its backlogged " +
+                "periods; over their duration, the share of its rate it achieved while backlogged")
+            .tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.port.slow.time", port,
+            p -> p.departures().counters().get(DepartureCounter.SLOW_BACKLOGGED_NS) / NANOS_PER_SECOND)
+            .baseUnit("seconds")
+            .description("Time the paced port's slow backlogged periods lasted, below 95% of its configured rate")
+            .tags(tags).register(registry);
     }
 
     private static void bindClasses(final SwitchPort port, final Tags tags, final int classCount,

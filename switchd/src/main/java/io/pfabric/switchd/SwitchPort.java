@@ -4,13 +4,15 @@ import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.status.CounterArray;
 import io.pfabric.common.status.CounterSet;
 import io.pfabric.common.topology.TrafficClasses;
+import io.pfabric.dataplane.pacer.DepartureRateMonitor;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 
 /**
  * One port of the switch: its raw-socket I/O, its egress queue and, for a port with a line rate, its pacer; its
  * counters, and the frames, bytes and pFabric payload bytes it transmitted per IPv4 DSCP (whatever its discipline, so that a plain port's
- * split between applications can be set beside a port with traffic classes).
+ * split between applications can be set beside a port with traffic classes); and, for a paced port, whether it kept its
+ * rate while backlogged ({@link DepartureRateMonitor}).
  */
 public final class SwitchPort
 {
@@ -20,6 +22,7 @@ public final class SwitchPort
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
     private final CounterArray transmittedByDscp = new CounterArray(3 * TrafficClasses.DSCP_COUNT);
+    private final DepartureRateMonitor departures = new DepartureRateMonitor();
     private volatile boolean linkUp = true;
 
     /**
@@ -126,6 +129,17 @@ public final class SwitchPort
     public CounterSet<PortCounter> counters()
     {
         return counters;
+    }
+
+    /**
+     * Whether the port kept its configured rate while frames waited: its backlogged periods and the slow ones. Counts
+     * only while the port is paced. Any thread may read its counters.
+     *
+     * @return the monitor.
+     */
+    public DepartureRateMonitor departures()
+    {
+        return departures;
     }
 
     /**

@@ -37,6 +37,19 @@ public final class ForwardingBench implements AutoCloseable
      */
     public static final String PREFIX = "pfbench";
 
+    /**
+     * The prefix of the benchmark's namespaces: {@link #PREFIX}, or the system property
+     * {@code pfabric.testbed.prefix} with {@code b} appended, so that two users of one machine never remove each
+     * other's.
+     *
+     * @return the prefix.
+     */
+    public static String namespacePrefix()
+    {
+        final String own = System.getProperty("pfabric.testbed.prefix");
+        return null == own || own.isEmpty() ? PREFIX : own + "b";
+    }
+
     private static final int PACER_FRAME_LENGTH = 1500;
     private static final String HOST_INTERFACE = "eth0";
     private static final String FORWARDER_THREAD = "forwarder";
@@ -208,7 +221,7 @@ public final class ForwardingBench implements AutoCloseable
      */
     public Report run() throws IOException
     {
-        resources.build(topology, PREFIX);
+        resources.build(topology, namespacePrefix());
         try
         {
             softirqThreads = ProcessCpu.softirqThreads().stream().map(ProcessHandle::of)
@@ -390,7 +403,7 @@ public final class ForwardingBench implements AutoCloseable
 
     private static String namespace(final HostSpec host)
     {
-        return PREFIX + "-" + host.name();
+        return namespacePrefix() + "-" + host.name();
     }
 
     private static void sleep(final Duration duration) throws IOException

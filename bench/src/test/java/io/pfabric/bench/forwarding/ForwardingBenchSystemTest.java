@@ -67,7 +67,7 @@ class ForwardingBenchSystemTest
         assertTrue(pacer.measuredBps() > 0, pacer::toString);
         assertTrue(pacer.measuredBps() <= PACED_BPS * 1.01, () -> "the pacer let through more than its rate: " + pacer);
 
-        assertFalse(Commands.run("ip", "netns", "list").contains(ForwardingBench.PREFIX + "-"),
+        assertFalse(Commands.run("ip", "netns", "list").contains(ForwardingBench.namespacePrefix() + "-"),
             "the benchmark's namespaces are gone");
     }
 }

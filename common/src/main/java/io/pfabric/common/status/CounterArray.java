@@ -86,6 +86,18 @@ public final class CounterArray
         }
     }
 
+    /**
+     * Set a counter, such as a high-water mark that starts a new window. Owner thread only.
+     *
+     * @param index the counter.
+     * @param value its new value.
+     */
+    public void set(final int index, final long value)
+    {
+        ownerValues[index] = value;
+        values.putLongRelease(index * COUNTER_LENGTH, value);
+    }
+
     private int offset(final int index)
     {
         if (index < 0 || index >= ownerValues.length)

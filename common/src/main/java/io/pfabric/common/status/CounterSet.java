@@ -56,4 +56,15 @@ public class CounterSet<E extends Enum<E>>
     {
         values.raiseTo(counter.ordinal(), value);
     }
+
+    /**
+     * Set a counter, such as a high-water mark that starts a new window. Owner thread only.
+     *
+     * @param counter to change.
+     * @param value   its new value.
+     */
+    public final void set(final E counter, final long value)
+    {
+        values.set(counter.ordinal(), value);
+    }
 }

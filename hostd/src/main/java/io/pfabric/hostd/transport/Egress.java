@@ -71,6 +71,15 @@ final class Egress
     }
 
     /**
+     * How far the transport may send after its intended time before the wire, as the pacer keeps it, goes idle: half
+     * the lead, which is what is still queued ahead of the wire when the transport is due again.
+     */
+    long slackNs()
+    {
+        return leadNs / 2;
+    }
+
+    /**
      * A packet's bytes on the wire (headers, pFabric header and payload; not FCS, preamble, gap).
      */
     int wireLength(final int length)

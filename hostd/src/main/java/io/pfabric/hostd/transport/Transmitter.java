@@ -7,6 +7,13 @@ package io.pfabric.hostd.transport;
  * {@link Admission}, a flow whose destination is not admitted is set aside for the rest of the round (at most
  * {@link HostTransport#BATCH} of them) and the next most urgent is tried; those set aside go back at the end of the
  * round.
+ * <p>
+ * It also measures how late the host sends against its own plan: when a round ends with a flow still ready (stopped by
+ * the pacer or the batch), the transport means to send again at the pacer's next departure (or at once); the lag of
+ * the next send after that time is counted ({@link TransportCounters#pacerWaits()}, {@link
+ * TransportCounters#sendLagNs()}, {@link TransportCounters#lateSends()}, {@link TransportCounters#longestSendLagNs()}).
+ * A lag beyond the pacer's slack means the host's link sat idle while the host had a packet for it: the machine, not
+ * the transport, chose when it left.
  */
 final class Transmitter
 {
@@ -18,6 +25,8 @@ final class Transmitter
     private final OutboundPacket outbound = new OutboundPacket();
     private final int[] heldSlots = new int[HostTransport.BATCH];
     private boolean heldBack;
+    private boolean waitingToSend;
+    private long intendedSendNs;
 
     Transmitter(
         final FlowTable flows,
@@ -63,6 +72,10 @@ final class Transmitter
                 }
                 pathHint = admission.pathHint(destination);
             }
+            if (waitingToSend)
+            {
+                onLateness(nowNs - intendedSendNs);
+            }
             sender.nextPacket(nowNs, outbound);
             final int length = writer.writeData(sender, outbound, flows.payload(slot), pathHint);
             egress.send(sender.destinationHost(), length, nowNs, sender.dscp());
@@ -76,6 +89,11 @@ final class Transmitter
             sent++;
         }
         heldBack = held > 0 && 0 == sent;
+        waitingToSend = !heldBack && scheduler.hasReady();
+        if (waitingToSend)
+        {
+            intendedSendNs = egress.mayRelease(nowNs) ? nowNs : egress.nextDepartureNs(nowNs);
+        }
         if (held > 0)
         {
             counters.packetsHeldBack += held;
@@ -86,6 +104,22 @@ final class Transmitter
             }
         }
         return sent;
+    }
+
+    private void onLateness(final long lagNs)
+    {
+        waitingToSend = false;
+        final long positiveLagNs = Math.max(0, lagNs);
+        counters.pacerWaits++;
+        counters.sendLagNs += positiveLagNs;
+        if (positiveLagNs > counters.longestSendLagNs)
+        {
+            counters.longestSendLagNs = positiveLagNs;
+        }
+        if (positiveLagNs > egress.slackNs())
+        {
+            counters.lateSends++;
+        }
     }
 
     /**

@@ -24,6 +24,10 @@ public final class TransportCounters
     long receiverRestarts;
     long receiversExpired;
     long expiredFlowPackets;
+    long pacerWaits;
+    long sendLagNs;
+    long longestSendLagNs;
+    long lateSends;
 
     /**
      * Flows the application started.
@@ -206,5 +210,48 @@ public final class TransportCounters
     public long expiredFlowPackets()
     {
         return expiredFlowPackets;
+    }
+
+    /**
+     * Times the transport had a packet ready and waited for its pacer (or its next round) to send it: the sends whose
+     * lag is measured.
+     *
+     * @return the count.
+     */
+    public long pacerWaits()
+    {
+        return pacerWaits;
+    }
+
+    /**
+     * The lags of those sends added up, in nanoseconds: how long after the time the transport meant to send each one
+     * left.
+     *
+     * @return nanoseconds.
+     */
+    public long sendLagNs()
+    {
+        return sendLagNs;
+    }
+
+    /**
+     * The longest of those lags since the transport started, in nanoseconds.
+     *
+     * @return nanoseconds.
+     */
+    public long longestSendLagNs()
+    {
+        return longestSendLagNs;
+    }
+
+    /**
+     * Sends that left later than the pacer's slack allows: the host's link was idle meanwhile although a packet was
+     * ready for it.
+     *
+     * @return the count.
+     */
+    public long lateSends()
+    {
+        return lateSends;
     }
 }
