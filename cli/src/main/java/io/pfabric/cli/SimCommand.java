@@ -62,7 +62,8 @@ import java.util.concurrent.Callable;
             "experiment." },
     subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class,
         SimPdqSanityCommand.class, SimLossByHopCommand.class, SimPriorityCommand.class,
-        SimFlowSwitchingCommand.class, SimProbeModeCommand.class, SimIncastCommand.class })
+        SimFlowSwitchingCommand.class, SimProbeModeCommand.class, SimIncastCommand.class,
+        SimSensitivityCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin
