@@ -5,6 +5,7 @@ import io.pfabric.common.topology.LinkSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
@@ -57,7 +58,7 @@ final class Soak
     /**
      * What to run and the bounds on growth.
      *
-     * @param topologySpec     {@code leafspine:LxHxS} or {@code star:N}.
+     * @param topologySpec     a shape such as {@code leafspine:LxHxS}, or a topology file whose ports share one rate.
      * @param rateBitsPerSec   every link's rate.
      * @param workload         flow-size distribution, name or file.
      * @param load             offered load per host link.
@@ -313,8 +314,9 @@ final class Soak
     private static Result runPublished(final Settings settings, final List<String> pfabric,
         final PrintStream progress, final PrintStream live) throws IOException, InterruptedException
     {
-        final Topology topology = TopologySpec.parse(settings.topologySpec())
-            .toTopology(settings.rateBitsPerSec(), "pfabric");
+        final Topology topology = TopologySpec.namesFile(settings.topologySpec()) ?
+            TopologyParser.parse(Path.of(settings.topologySpec())) :
+            TopologySpec.parse(settings.topologySpec()).toTopology(settings.rateBitsPerSec(), "pfabric");
         Files.createDirectories(settings.out());
         final Path topologyFile = settings.out().resolve("topology.yaml");
         Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
