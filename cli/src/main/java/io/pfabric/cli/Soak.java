@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 
 /**
  * A long run of a workload on a namespace fabric with every daemon in its own process, watched from outside: each
- * sample interval it reads every process's resident memory and open descriptors from {@code /proc} and its heap after
+ * sample interval, counted from when every daemon has written its first counters, it reads every process's resident memory and open descriptors from {@code /proc} and its heap after
  * the last collection, threads and counters from its {@code --counters-file}; at the end it stops the hosts and then
  * the switches with SIGTERM, checks that every counters file holds a final snapshot, that every switch accounts for
  * every frame it received (transmitted, dropped by a named reason or still queued) and every link for every frame
@@ -347,6 +347,10 @@ final class Soak
                         settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
                 }
                 final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
+                for (final Daemon host : hosts)
+                {
+                    awaitFile(host, START_PATIENCE_NS);
+                }
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
                     "sample every %s; output in %s%n", settings.topologySpec(),
                     Rates.format(settings.rateBitsPerSec()), settings.workload(),
@@ -354,7 +358,7 @@ final class Soak
                     seconds(settings.sampleIntervalNs()), settings.out());
                 final long deadlineNs = startNs + settings.durationNs() + settings.graceNs() + FINISH_PATIENCE_NS +
                     START_PATIENCE_NS;
-                long nextSampleNs = startNs + settings.sampleIntervalNs();
+                long nextSampleNs = System.nanoTime() + settings.sampleIntervalNs();
                 PrometheusText liveBefore = null;
                 long liveBeforeNs = System.nanoTime();
                 String lastLine = "";
