@@ -97,7 +97,9 @@ public final class ExperimentClassesCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ClassExperiment.Outcome outcome =
-            new ClassExperiment(settings, System.err).runStoppingOnSignal("pfabric experiment classes");
+            new ClassExperiment(settings, System.err, System.getProperty("pfabric.experiment.prefix",
+                ClassExperiment.PREFIX)).publish(TestbedCommand.pfabricDirectory(), "experiment-classes")
+                .runStoppingOnSignal("pfabric experiment classes");
         System.out.println(ClassReport.CLASSES_HEADER);
         for (final ClassReport.Row row : outcome.rows())
         {
