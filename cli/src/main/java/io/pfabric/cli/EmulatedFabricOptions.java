@@ -29,7 +29,7 @@ final class EmulatedFabricOptions
      */
     TopologyArgument topology(final String testbed)
     {
-        if (!"netns".equals(testbed) && TopologySpec.namesFile(topo))
+        if (("mininet".equals(testbed) || "loopback".equals(testbed)) && TopologySpec.namesFile(topo))
         {
             throw new IllegalArgumentException("--testbed " + testbed + " builds a star:N" +
                 ("mininet".equals(testbed) ? ", leafspine:LxHxS or fattree:K" : "") + " itself, not the topology " +

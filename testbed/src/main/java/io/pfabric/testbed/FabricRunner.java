@@ -126,7 +126,7 @@ public final class FabricRunner implements AutoCloseable
         {
             runner.close();
             daemons.values().forEach(SwitchDaemon::close);
-            throw ex;
+            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
         return new FabricRunner(daemons, runner);
     }
