@@ -41,11 +41,12 @@ import java.util.concurrent.TimeUnit;
         "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down.",
         "pfabric experiment classes runs applications in traffic classes instead (see its --help)." },
     customSynopsis = {
-        "pfabric experiment --out=DIR [-hV] [--live] [--testbed=netns|mininet|loopback] [--topo=SPEC|FILE]",
-        "       [--rate=RATE] [--workload=NAME|FILE] [--loads=L[,L...]] [--schemes=S[,S...]] [--flows=N]",
-        "       [--deadlines=exp:MEAN[,below=SIZE]] [--seed=N] [--cc=NAME] [--tcp-rto-min=DURATION|auto]",
-        "       [--grace=DURATION]",
-        "pfabric experiment classes --out=DIR [OPTIONS] (see its --help)" },
+        "pfabric experiment --out=DIR [-hV] [--live] [--topo=SPEC|FILE]",
+        "       [--testbed=netns|mininet|loopback] [--rate=RATE] [--workload=NAME|FILE]",
+        "       [--loads=L[,L...]] [--schemes=S[,S...]] [--flows=N] [--seed=N]",
+        "       [--deadlines=exp:MEAN[,below=SIZE]] [--cc=NAME]",
+        "       [--tcp-rto-min=DURATION|auto] [--grace=DURATION]",
+        "   or: pfabric experiment classes --out=DIR [OPTIONS] (see its --help)" },
     subcommands = { ExperimentClassesCommand.class })
 public final class ExperimentCommand implements Callable<Integer>
 {
