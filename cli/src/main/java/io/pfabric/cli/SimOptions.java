@@ -38,7 +38,7 @@ final class SimOptions
 
     @Option(names = "--topo", defaultValue = "", paramLabel = "SPEC",
         description = "star:N, leafspine:LxHxS or fattree:K (default: the preset's; leafspine:9x16x4, the paper's " +
-            "144 hosts).")
+            "144 hosts); not a topology file, whose fabric the simulator does not build.")
     String topo;
 
     @Option(names = "--edge-rate", defaultValue = "", paramLabel = "RATE",
@@ -328,6 +328,12 @@ final class SimOptions
             PfabricClassQueue.NAME.equals(spec.name());
         final long bufferLength = pfabricBuffer || !buffer.isEmpty() ? bytes("--buffer", or(buffer, values.buffer())) :
             DisciplineKind.byName(spec.name()).defaultCapacityLength();
+        if (TopologySpec.namesFile(topo()))
+        {
+            throw new IllegalArgumentException("--topo " + topo() + ": the simulator runs star:N, leafspine:LxHxS " +
+                "and fattree:K fabrics only (one rate and delay for host links, one for switch links), not a " +
+                "topology file; give the file's shape");
+        }
         final TopologySpec shape = TopologySpec.parse(topo());
         final SimFabric fabric = new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core,
             edgeDelayNs, coreDelayNs, bufferLength, PfabricQueue.NAME, shape.pods());

@@ -453,7 +453,7 @@ public final class Experiment
         for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
         {
             ideal(entry.getKey(), entry.getValue());
-            if (settings.schemes().contains("pfabric") && !stopped)
+            if (settings.simulates() && !stopped)
             {
                 simulate(entry.getKey(), entry.getValue());
             }
@@ -534,7 +534,7 @@ public final class Experiment
         final List<DeadlineReport.Row> rows = new ArrayList<>();
         final List<String> schemes = new ArrayList<>(settings.schemes());
         schemes.add("ideal");
-        if (settings.schemes().contains("pfabric"))
+        if (settings.simulates())
         {
             schemes.add(SIMULATED_SCHEME);
         }

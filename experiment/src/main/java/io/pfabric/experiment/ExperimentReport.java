@@ -80,7 +80,12 @@ public final class ExperimentReport
         {
             md.append("- TCP baseline: ").append(outcome.tcpSettings()).append(".\n");
         }
-        if (settings.schemes().contains("pfabric"))
+        if (settings.schemes().contains("pfabric") && !settings.simulates())
+        {
+            md.append("- pfabric-sim: not run: the simulator builds stars, leaf-spines and fat-trees, not the fabric " +
+                "of a topology file.\n");
+        }
+        if (settings.simulates())
         {
             md.append("- pfabric-sim: pFabric in the simulator on the same traces: hostd's transport and switchd's " +
                 "queues on virtual time, the same topology, rates, pFabric buffers and transport settings, every link " +

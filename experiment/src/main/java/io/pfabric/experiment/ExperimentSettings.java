@@ -2,6 +2,7 @@ package io.pfabric.experiment;
 
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.workload.DeadlineSpec;
 
 import java.math.BigDecimal;
@@ -127,6 +128,17 @@ public record ExperimentSettings(
         {
             throw new IllegalArgumentException("pfabric-edf needs deadlines: give --deadlines exp:MEAN");
         }
+    }
+
+    /**
+     * Whether pFabric also runs in the simulator on the traces ({@code pfabric-sim}): when pfabric is a scheme and the
+     * fabric a shape; the simulator builds stars, leaf-spines and fat-trees, not a topology file's fabric.
+     *
+     * @return true if so.
+     */
+    public boolean simulates()
+    {
+        return schemes.contains("pfabric") && !TopologySpec.namesFile(topologySpec);
     }
 
     /**
