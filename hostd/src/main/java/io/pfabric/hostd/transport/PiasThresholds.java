@@ -101,6 +101,44 @@ public final class PiasThresholds
     }
 
     /**
+     * Parse thresholds given either as {@code T1,T2,...} in bytes or by a workload whose thresholds PIAS's scripts
+     * give, {@code websearch} or {@code datamining:LOAD}.
+     *
+     * @param text the thresholds as written.
+     * @return the thresholds.
+     * @throws IllegalArgumentException in one line if they are neither.
+     */
+    public static PiasThresholds parseOrNamed(final String text)
+    {
+        final String trimmed = text.trim();
+        if (trimmed.isEmpty() || !Character.isLetter(trimmed.charAt(0)))
+        {
+            return parse(trimmed);
+        }
+        final int colon = trimmed.indexOf(':');
+        final String workload = colon < 0 ? trimmed : trimmed.substring(0, colon);
+        double load = 0.5;
+        if (colon >= 0)
+        {
+            try
+            {
+                load = Double.parseDouble(trimmed.substring(colon + 1));
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IllegalArgumentException("'" + trimmed + "': the load after the workload is a number");
+            }
+        }
+        final PiasThresholds named = forWorkload(workload, load);
+        if (null == named)
+        {
+            throw new IllegalArgumentException("'" + trimmed + "': PIAS's scripts give thresholds for websearch and " +
+                "datamining[:LOAD]; else give T1,T2,... in bytes");
+        }
+        return named;
+    }
+
+    /**
      * The thresholds PIAS's scripts use for a workload at a load: web search's one set; data mining's set for the
      * nearest of the loads 0.5-0.9 they give (0.5's below it).
      *

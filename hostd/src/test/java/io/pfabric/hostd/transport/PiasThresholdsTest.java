@@ -48,4 +48,15 @@ class PiasThresholdsTest
         assertThrows(IllegalArgumentException.class, () -> PiasThresholds.parse("1,2,3,4,5,6,7,8"));
         assertThrows(IllegalArgumentException.class, () -> PiasThresholds.parse("0"));
     }
+
+    @Test
+    void thresholdsAreGivenInBytesOrByAWorkloadOfTheScripts()
+    {
+        assertEquals(PiasThresholds.WEB_SEARCH, PiasThresholds.parseOrNamed("websearch"));
+        assertEquals(PiasThresholds.forWorkload("datamining", 0.8), PiasThresholds.parseOrNamed("datamining:0.8"));
+        assertEquals("10,20", PiasThresholds.parseOrNamed("10,20").toString());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PiasThresholds.parseOrNamed("cache"))
+            .getMessage().contains("websearch"));
+        assertThrows(IllegalArgumentException.class, () -> PiasThresholds.parseOrNamed("datamining:x"));
+    }
 }
