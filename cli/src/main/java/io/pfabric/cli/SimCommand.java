@@ -75,7 +75,8 @@ public final class SimCommand implements Callable<Integer>
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
         description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf (with --deadlines), " +
-            "pias, ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing every " +
+            "pias, ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing " +
+            "every " +
             "15 us), pdq-basic, pdq-es, pdq-es-et or pdq-full (the PDQ paper's variants); or, in the " +
             "sync-versus-async scenario, syn-ocf, " +
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
@@ -128,7 +129,8 @@ public final class SimCommand implements Callable<Integer>
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
             hideParamSyntax = true,
-            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, pias, ideal, pdq, " +
+            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, pias, ideal, " +
+                "pdq, " +
                 "pdq-basic, pdq-es, pdq-es-et, pdq-full (default: " +
                 "${DEFAULT-VALUE}).")
         List<String> schemes;
@@ -237,7 +239,8 @@ public final class SimCommand implements Callable<Integer>
                     "incomplete%s%n", scheme, label,
                     outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
                     outcome.eventsPerSecond(), outcome.dropped(), outcome.rankInversions(), outcome.incomplete(),
-                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") || "pias".equals(scheme) ? String.format(Locale.ROOT,
+                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") || "pias".equals(scheme) ?
+                    String.format(Locale.ROOT,
                     ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
             }
         }

@@ -148,13 +148,13 @@ public record ExperimentSettings(
         }
         if ("loopback".equals(testbed) && schemes.contains("pias"))
         {
-            throw new IllegalArgumentException("pias runs on kernel TCP, which cannot be routed through a switch on " +
-                "loopback: use the netns testbed");
+            throw new IllegalArgumentException("--schemes: pias runs on kernel TCP, which cannot be routed through a " +
+                "switch on loopback: use the netns testbed");
         }
         if (schemes.contains("pias") && null == PiasThresholds.forWorkload(workload, 0.5))
         {
-            throw new IllegalArgumentException("pias: PIAS's scripts give no thresholds for workload '" + workload +
-                "'; use websearch or datamining");
+            throw new IllegalArgumentException("--workload: pias takes PIAS's scripts' thresholds, which exist for " +
+                "websearch and datamining, not '" + workload + "'");
         }
         if (null != discipline)
         {
