@@ -29,7 +29,7 @@ interface EmulatedFabric extends AutoCloseable
 
         /**
          * Bring the fabric up with a discipline and its parameters on every switch port; by default only a
-         * discipline without parameters, with its default buffer.
+         * discipline as its name alone gives it, with its default buffer.
          *
          * @param discipline   {@code NAME[:PARAMS]}, with strict:N's thresholds given.
          * @param bufferLength bytes per port.
@@ -39,8 +39,9 @@ interface EmulatedFabric extends AutoCloseable
          */
         default EmulatedFabric up(final String discipline, final long bufferLength) throws IOException
         {
-            final DisciplineKind kind = DisciplineKind.byName(DisciplineSpec.parse(discipline).name());
-            if (!kind.cliName().equals(discipline) || kind.defaultCapacityLength() != bufferLength)
+            final DisciplineSpec spec = DisciplineSpec.parse(discipline);
+            final DisciplineKind kind = DisciplineKind.byName(spec.name());
+            if (!DisciplineSpec.parse(kind.cliName()).equals(spec) || kind.defaultCapacityLength() != bufferLength)
             {
                 throw new IllegalArgumentException("this testbed runs disciplines without parameters, not '" +
                     discipline + "'");
