@@ -77,10 +77,18 @@ public final class ExperimentCommand implements Callable<Integer>
 
     @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
         hideParamSyntax = true,
-        description = "Of pfabric, linerate, tcp, droptail (hostd's transport over drop-tail queues) and " +
-            "pfabric-edf (hostd's deadline priorities over pfabric-edf queues; needs --deadlines) (default: " +
-            "${DEFAULT-VALUE}); Ideal is always computed.")
+        description = "Of pfabric, linerate, tcp, droptail (hostd's transport over drop-tail queues), " +
+            "pfabric-edf (hostd's deadline priorities over pfabric-edf queues; needs --deadlines) and pias (kernel " +
+            "TCP with ECN whose sockets' DSCP follows the bytes each flow has written against PIAS's thresholds, on " +
+            "pias queues) (default: ${DEFAULT-VALUE}); Ideal is always computed, and pfabric-sim and pias-sim, the " +
+            "simulator on the same traces, beside pfabric and pias.")
     List<String> schemes;
+
+    @Option(names = "--discipline", paramLabel = "NAME[:PARAMS]",
+        description = "The switch queues of pfabric and linerate (default: pfabric): strict:N[:model|equal|T1,...] " +
+            "(model and equal thresholds computed for each load), sp-pifo[:N] or aifo[:k=K,w=W,s=S], each with its " +
+            "default buffer; on the netns and loopback testbeds.")
+    String discipline;
 
     @Option(names = "--flows", defaultValue = "500", paramLabel = "N",
         description = "Flows per load (default: ${DEFAULT-VALUE}).")
@@ -167,7 +175,8 @@ public final class ExperimentCommand implements Callable<Integer>
             workload, loads, schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
             commandLine(), null == deadlines ? null :
-            DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload)));
+            DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload)),
+            null == discipline ? null : DisciplineOption.check("--discipline", discipline).toString());
         if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
