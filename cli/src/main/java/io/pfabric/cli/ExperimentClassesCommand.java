@@ -2,7 +2,7 @@ package io.pfabric.cli;
 
 import io.pfabric.analysis.ClassReport;
 import io.pfabric.common.config.Quantities;
-import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.TopologyArgument;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.experiment.ClassExperiment;
 import io.pfabric.hostd.workload.WorkloadMix;
@@ -82,14 +82,14 @@ public final class ExperimentClassesCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
-        final long rateBitsPerSec = Rates.parseOption("--rate", fabric.rate, false);
+        final TopologyArgument topology = fabric.topology("netns");
         final List<WorkloadMix.App> parsed = new ArrayList<>();
         for (final String app : apps)
         {
             parsed.add(WorkloadMix.App.parse(app));
         }
         final ClassExperiment.Settings settings = new ClassExperiment.Settings(fabric.topo,
-            TestbedCommand.topology(fabric.topo, rateBitsPerSec, "pfabric"), rateBitsPerSec, parsed,
+            topology.topology(), topology.rateBitsPerSec(), parsed,
             TrafficClasses.parse(classes), Quantities.parseNanos(duration), seed, out, Quantities.parseNanos(grace),
             commandLine());
         if (!"root".equals(System.getProperty("user.name")))
@@ -97,7 +97,9 @@ public final class ExperimentClassesCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ClassExperiment.Outcome outcome =
-            new ClassExperiment(settings, System.err).runStoppingOnSignal("pfabric experiment classes");
+            new ClassExperiment(settings, System.err, System.getProperty("pfabric.experiment.prefix",
+                ClassExperiment.PREFIX)).publish(TestbedCommand.pfabricDirectory(), "experiment-classes")
+                .runStoppingOnSignal("pfabric experiment classes");
         System.out.println(ClassReport.CLASSES_HEADER);
         for (final ClassReport.Row row : outcome.rows())
         {

@@ -7,10 +7,10 @@ import io.pfabric.analysis.ResultsTable;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
-import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.TopologyArgument;
 import io.pfabric.common.topology.TopologySpec;
-import io.pfabric.hostd.workload.FlowSizeDistribution;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,6 +42,13 @@ import java.util.concurrent.TimeUnit;
             "with the table and this command. Needs root, except on the loopback testbed.",
         "Progress goes to stderr, the table to stdout. Ctrl-C stops the run and tears the fabric down.",
         "pfabric experiment classes runs applications in traffic classes instead (see its --help)." },
+    customSynopsis = {
+        "pfabric experiment --out=DIR [-hV] [--live] [--topo=SPEC|FILE]",
+        "       [--testbed=netns|mininet|loopback] [--rate=RATE] [--workload=NAME|FILE]",
+        "       [--loads=L[,L...]] [--schemes=S[,S...]] [--flows=N] [--seed=N]",
+        "       [--deadlines=exp:MEAN[,below=SIZE]] [--cc=NAME]",
+        "       [--tcp-rto-min=DURATION|auto] [--grace=DURATION]",
+        "   or: pfabric experiment classes --out=DIR [OPTIONS] (see its --help)" },
     subcommands = { ExperimentClassesCommand.class })
 public final class ExperimentCommand implements Callable<Integer>
 {
@@ -70,10 +77,18 @@ public final class ExperimentCommand implements Callable<Integer>
 
     @Option(names = "--schemes", defaultValue = "pfabric,linerate,tcp", split = ",", paramLabel = "S[,S...]",
         hideParamSyntax = true,
-        description = "Of pfabric, linerate, tcp, droptail (hostd's transport over drop-tail queues) and " +
-            "pfabric-edf (hostd's deadline priorities over pfabric-edf queues; needs --deadlines) (default: " +
-            "${DEFAULT-VALUE}); Ideal is always computed.")
+        description = "Of pfabric, linerate, tcp, droptail (hostd's transport over drop-tail queues), " +
+            "pfabric-edf (hostd's deadline priorities over pfabric-edf queues; needs --deadlines) and pias (kernel " +
+            "TCP with ECN whose sockets' DSCP follows the bytes each flow has written against PIAS's thresholds, on " +
+            "pias queues) (default: ${DEFAULT-VALUE}); Ideal is always computed, and pfabric-sim and pias-sim, the " +
+            "simulator on the same traces, beside pfabric and pias.")
     List<String> schemes;
+
+    @Option(names = "--discipline", paramLabel = "NAME[:PARAMS]",
+        description = "The switch queues of pfabric and linerate (default: pfabric): strict:N[:model|equal|T1,...] " +
+            "(model and equal thresholds computed for each load), sp-pifo[:N] or aifo[:k=K,w=W,s=S], each with its " +
+            "default buffer; on the netns and loopback testbeds.")
+    String discipline;
 
     @Option(names = "--flows", defaultValue = "500", paramLabel = "N",
         description = "Flows per load (default: ${DEFAULT-VALUE}).")
@@ -89,7 +104,8 @@ public final class ExperimentCommand implements Callable<Integer>
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
+    @Option(names = "--out", paramLabel = "DIR",
+        description = "Results directory (required).")
     Path out;
 
     @Option(names = "--cc", defaultValue = "cubic", paramLabel = "NAME",
@@ -123,25 +139,29 @@ public final class ExperimentCommand implements Callable<Integer>
      */
     public Integer call() throws IOException
     {
+        if (null == out)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--out=DIR'");
+        }
         if (!List.of("cubic", "bbr", "reno").contains(congestionControl))
         {
             throw new IllegalArgumentException("--cc must be cubic, bbr or reno, not '" + congestionControl + "'");
         }
-        final long rateBitsPerSec = Rates.parseOption("--rate", fabric.rate, false);
+        final TopologyArgument fabricTopology = fabric.topology(testbed);
+        final long rateBitsPerSec = fabricTopology.rateBitsPerSec();
         final Topology topology;
         if ("loopback".equals(testbed))
         {
-            final TopologySpec shape = TopologySpec.parse(fabric.topo);
-            if (!shape.isStar())
+            if (!fabricTopology.shape().isStar())
             {
                 throw new IllegalArgumentException(
                     "--testbed loopback takes --topo star:N only, not '" + fabric.topo + "'");
             }
-            topology = Experiment.loopbackStar(shape.hostsPerLeaf(), rateBitsPerSec);
+            topology = Experiment.loopbackStar(fabricTopology.shape().hostsPerLeaf(), rateBitsPerSec);
         }
         else
         {
-            topology = TestbedCommand.topology(fabric.topo, rateBitsPerSec, "pfabric");
+            topology = fabricTopology.topology();
         }
         try
         {
@@ -155,7 +175,8 @@ public final class ExperimentCommand implements Callable<Integer>
             workload, loads, schemes, flows, seed, out, congestionControl,
             "auto".equalsIgnoreCase(tcpRtoMin) ? 0 : Quantities.parseNanos(tcpRtoMin), Quantities.parseNanos(grace),
             commandLine(), null == deadlines ? null :
-            DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload)));
+            DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload)),
+            null == discipline ? null : DisciplineOption.check("--discipline", discipline).toString());
         if (!"loopback".equals(testbed) && !"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");

@@ -44,7 +44,8 @@ public final class MonitorCommand
         String prometheus;
 
         @Option(names = "--fabric", paramLabel = "NAME",
-            description = "Which running fabric: testbed, demo, experiment or soak (default: the only one running).")
+            description = "Which running fabric: testbed, demo, experiment, experiment-classes or soak (default: the " +
+                "only one running).")
         String fabric;
 
         public Integer call() throws Exception

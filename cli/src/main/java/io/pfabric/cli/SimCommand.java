@@ -46,7 +46,9 @@ import java.util.concurrent.Callable;
             "(slow-start restart after an idle RTO), and a new connection, with a SYN and SYN-ACK first, when all " +
             "are busy. tcp-per-flow and dctcp-per-flow give each flow a fresh, open connection instead. pfabric-edf " +
             "(with --deadlines): pFabric-EDF, hostd's transport with deadline priorities on pfabric-edf queues, a " +
-            "deadline queue and another of --buffer bytes each.",
+            "deadline queue and another of --buffer bytes each. pias: PIAS, DCTCP on connections as dctcp's whose " +
+            "data packets carry a DSCP by the bytes their flow has sent against --pias-thresholds, on 225 KB pias " +
+            "queues (strict priority by DSCP, ECN marking above DCTCP's K per queue).",
         "Settings follow the fabric, as hostd derives its own on an emulated one; they are printed before the runs. " +
             "On the paper's fabric (its rates, delays and buffer, any leaf-spine shape) they are the paper's: " +
             "pFabric's window 12, cap 23, timeout 45 us; TCP's and DCTCP's minimum RTO 200 us; DCTCP's K 15 full " +
@@ -75,7 +77,8 @@ public final class SimCommand implements Callable<Integer>
 
     @Option(names = "--scheme", defaultValue = "pfabric", paramLabel = "S",
         description = "pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf (with --deadlines), " +
-            "ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing every " +
+            "pias, ideal, or PDQ: pdq (the pFabric paper's baseline: Early Start and Early Termination, probing " +
+            "every " +
             "15 us), pdq-basic, pdq-es, pdq-es-et or pdq-full (the PDQ paper's variants); or, in the " +
             "sync-versus-async scenario, syn-ocf, " +
             "syn-srjf, syn-mmf, asy or pfabric (default: ${DEFAULT-VALUE}).")
@@ -128,7 +131,8 @@ public final class SimCommand implements Callable<Integer>
 
         @Option(names = "--schemes", defaultValue = "pfabric,tcp,dctcp,ideal", split = ",", paramLabel = "S[,S...]",
             hideParamSyntax = true,
-            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, ideal, pdq, " +
+            description = "Of pfabric, linerate, tcp, dctcp, tcp-per-flow, dctcp-per-flow, pfabric-edf, pias, ideal, " +
+                "pdq, " +
                 "pdq-basic, pdq-es, pdq-es-et, pdq-full (default: " +
                 "${DEFAULT-VALUE}).")
         List<String> schemes;
@@ -189,6 +193,7 @@ public final class SimCommand implements Callable<Integer>
         final SimSettings settings = options.settings(fabric);
         final boolean pdqSpray = options.pdqSpray();
         options.requireDeadlinesFor(schemes);
+        options.requirePiasThresholdsFor(schemes);
         Files.createDirectories(options.out);
         progress.printf(Locale.ROOT, "sim: %s%n", settings.describe());
         if (fabric.hasClasses())
@@ -212,24 +217,32 @@ public final class SimCommand implements Callable<Integer>
             final List<WorkloadTrace.FlowSpec> trace = options.trace(fabric, load);
             TraceFile.write(options.out.resolve("trace-" + label + ".csv"), trace, names);
             final SimFabric runFabric = options.fabricAt(fabric, load);
+            final SimSettings runSettings = options.settingsAt(settings, load);
             if (runFabric.hasCommodityQueues())
             {
                 progress.printf(Locale.ROOT, "sim: pfabric and linerate at load %s on %s queues of %,d B%n", label,
                     runFabric.discipline(), runFabric.bufferLength());
+            }
+            if (schemes.contains("pias"))
+            {
+                progress.printf(Locale.ROOT, "sim: pias at load %s: DCTCP hosts tagging by bytes sent against %s " +
+                    "on %s queues of %,d B%n", label, runSettings.pias(), SimRun.piasQueues(runFabric, runSettings),
+                    SimRun.BASELINE_BUFFER_LENGTH);
             }
             for (final String scheme : schemes)
             {
                 run++;
                 progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
                     scheme, label, trace.size(), options.topo());
-                final SimRun.Outcome outcome = SimRun.run(runFabric, settings, scheme, scheme, trace, options.seed,
+                final SimRun.Outcome outcome = SimRun.run(runFabric, runSettings, scheme, scheme, trace, options.seed,
                     options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress, null, pdqSpray);
                 progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
                     "events (%,.0f per second), %,d packets dropped, %,d sent ahead of a more urgent one, %d flows " +
                     "incomplete%s%n", scheme, label,
                     outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
                     outcome.eventsPerSecond(), outcome.dropped(), outcome.rankInversions(), outcome.incomplete(),
-                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") ? String.format(Locale.ROOT,
+                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") || "pias".equals(scheme) ?
+                    String.format(Locale.ROOT,
                     ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
             }
         }

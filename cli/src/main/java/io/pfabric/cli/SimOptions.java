@@ -12,6 +12,7 @@ import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.dataplane.queue.PfabricQueue;
 import io.pfabric.hostd.transport.PriorityPolicy;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.hostd.workload.DeadlineSpec;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadMix;
@@ -38,7 +39,7 @@ final class SimOptions
 
     @Option(names = "--topo", defaultValue = "", paramLabel = "SPEC",
         description = "star:N, leafspine:LxHxS or fattree:K (default: the preset's; leafspine:9x16x4, the paper's " +
-            "144 hosts).")
+            "144 hosts); not a topology file, whose fabric the simulator does not build.")
     String topo;
 
     @Option(names = "--edge-rate", defaultValue = "", paramLabel = "RATE",
@@ -100,6 +101,11 @@ final class SimOptions
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
         description = "websearch, datamining or a CDF file (default: ${DEFAULT-VALUE}).")
     String workload;
+
+    @Option(names = "--pias-thresholds", defaultValue = "", paramLabel = "T1,T2,...",
+        description = "The demotion thresholds, in bytes, by which pias's hosts tag their packets (default: those of " +
+            "PIAS's ns-2 scripts for the workload, web search's, or data mining's for the nearest load of 0.5-0.9).")
+    String piasThresholds;
 
     @Option(names = "--app", paramLabel = "WORKLOAD:LOAD[:dscp=D]",
         description = "An application of a mix, repeatable: its own workload, load per access link and DSCP, e.g. " +
@@ -328,6 +334,12 @@ final class SimOptions
             PfabricClassQueue.NAME.equals(spec.name());
         final long bufferLength = pfabricBuffer || !buffer.isEmpty() ? bytes("--buffer", or(buffer, values.buffer())) :
             DisciplineKind.byName(spec.name()).defaultCapacityLength();
+        if (TopologySpec.namesFile(topo()))
+        {
+            throw new IllegalArgumentException("--topo " + topo() + ": the simulator runs star:N, leafspine:LxHxS " +
+                "and fattree:K fabrics only (one rate and delay for host links, one for switch links), not a " +
+                "topology file; give the file's shape");
+        }
         final TopologySpec shape = TopologySpec.parse(topo());
         final SimFabric fabric = new SimFabric(shape.leaves(), shape.hostsPerLeaf(), shape.spines(), edge, core,
             edgeDelayNs, coreDelayNs, bufferLength, PfabricQueue.NAME, shape.pods());
@@ -351,6 +363,50 @@ final class SimOptions
                 "workload and load; with --app give them as strict:" + spec.queueCount() + ":T1,T2,...");
         }
         return queued;
+    }
+
+    /**
+     * The settings of one run: PIAS's thresholds as given, else those of PIAS's scripts for the run's workload and
+     * load.
+     *
+     * @param settings the settings the options describe.
+     * @param load     the run's load.
+     * @return the settings of the run.
+     */
+    SimSettings settingsAt(final SimSettings settings, final double load)
+    {
+        if (!piasThresholds.isEmpty())
+        {
+            return settings.withPias(PiasThresholds.parse(piasThresholds));
+        }
+        final PiasThresholds scripts = isMix() ? null : PiasThresholds.forWorkload(workload, load);
+        return null == scripts ? settings : settings.withPias(scripts);
+    }
+
+    /**
+     * Check that pias has thresholds: given, or PIAS's scripts' for the workload.
+     *
+     * @param schemes the schemes to run.
+     * @throws IllegalArgumentException naming {@code --pias-thresholds} if they are not, or are malformed.
+     */
+    void requirePiasThresholdsFor(final List<String> schemes)
+    {
+        if (!piasThresholds.isEmpty())
+        {
+            try
+            {
+                PiasThresholds.parse(piasThresholds);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("--pias-thresholds: " + ex.getMessage());
+            }
+        }
+        else if (schemes.contains("pias") && (isMix() || null == PiasThresholds.forWorkload(workload, 0.5)))
+        {
+            throw new IllegalArgumentException("--pias-thresholds: PIAS's scripts give none for " +
+                (isMix() ? "a mix of applications" : "workload '" + workload + "'") + "; give them in bytes");
+        }
     }
 
     /**

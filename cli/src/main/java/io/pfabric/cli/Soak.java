@@ -5,6 +5,7 @@ import io.pfabric.common.topology.LinkSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
+import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TopologySpec;
 import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
@@ -39,7 +40,7 @@ import java.util.stream.Stream;
 
 /**
  * A long run of a workload on a namespace fabric with every daemon in its own process, watched from outside: each
- * sample interval it reads every process's resident memory and open descriptors from {@code /proc} and its heap after
+ * sample interval, counted from when every daemon has written its first counters, it reads every process's resident memory and open descriptors from {@code /proc} and its heap after
  * the last collection, threads and counters from its {@code --counters-file}; at the end it stops the hosts and then
  * the switches with SIGTERM, checks that every counters file holds a final snapshot, that every switch accounts for
  * every frame it received (transmitted, dropped by a named reason or still queued) and every link for every frame
@@ -59,7 +60,7 @@ final class Soak
     /**
      * What to run and the bounds on growth.
      *
-     * @param topologySpec     {@code leafspine:LxHxS} or {@code star:N}.
+     * @param topologySpec     a shape such as {@code leafspine:LxHxS}, or a topology file whose ports share one rate.
      * @param rateBitsPerSec   every link's rate.
      * @param workload         flow-size distribution, name or file.
      * @param load             offered load per host link.
@@ -317,8 +318,9 @@ final class Soak
     private static Result runPublished(final Settings settings, final List<String> pfabric,
         final PrintStream progress, final PrintStream live) throws IOException, InterruptedException
     {
-        final Topology topology = TopologySpec.parse(settings.topologySpec())
-            .toTopology(settings.rateBitsPerSec(), "pfabric");
+        final Topology topology = TopologySpec.namesFile(settings.topologySpec()) ?
+            TopologyParser.parse(Path.of(settings.topologySpec())) :
+            TopologySpec.parse(settings.topologySpec()).toTopology(settings.rateBitsPerSec(), "pfabric");
         Files.createDirectories(settings.out());
         final Path topologyFile = settings.out().resolve("topology.yaml");
         Files.writeString(topologyFile, topology.toYaml(), StandardCharsets.UTF_8);
@@ -351,6 +353,10 @@ final class Soak
                         settings.graceNs() / 1_000_000 + "ms", "--stay", "--counters-interval", counterInterval)));
                 }
                 final List<Daemon> hosts = List.copyOf(daemons.subList(1, daemons.size()));
+                for (final Daemon host : hosts)
+                {
+                    awaitFile(host, START_PATIENCE_NS);
+                }
                 progress.printf(Locale.ROOT, "soak: %s at %s, %s at load %.2f for %s, %,d flows; %d processes, a " +
                     "sample every %s; output in %s%n", settings.topologySpec(),
                     Rates.format(settings.rateBitsPerSec()), settings.workload(),
@@ -358,7 +364,7 @@ final class Soak
                     seconds(settings.sampleIntervalNs()), settings.out());
                 final long deadlineNs = startNs + settings.durationNs() + settings.graceNs() + FINISH_PATIENCE_NS +
                     START_PATIENCE_NS;
-                long nextSampleNs = startNs + settings.sampleIntervalNs();
+                long nextSampleNs = System.nanoTime() + settings.sampleIntervalNs();
                 PrometheusText liveBefore = null;
                 long liveBeforeNs = System.nanoTime();
                 String lastLine = "";

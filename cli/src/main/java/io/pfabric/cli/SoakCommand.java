@@ -1,7 +1,7 @@
 package io.pfabric.cli;
 
 import io.pfabric.common.config.Quantities;
-import io.pfabric.common.topology.Rates;
+import io.pfabric.common.topology.TopologyArgument;
 import io.pfabric.testbed.PfabricJvm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,12 +32,13 @@ import java.util.concurrent.Callable;
             "with 0 if all checks pass, 1 if one fails. Needs root." })
 public final class SoakCommand implements Callable<Integer>
 {
-    @Option(names = "--topo", defaultValue = "leafspine:2x2x2", paramLabel = "SPEC",
-        description = "star:N, leafspine:LxHxS or fattree:K (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--topo", defaultValue = "leafspine:2x2x2", paramLabel = "SPEC|FILE",
+        description = "star:N, leafspine:LxHxS, fattree:K (default: ${DEFAULT-VALUE}), or a topology file (YAML or " +
+            "JSON, docs/topology.md) whose ports all run at one rate and keep their own disciplines.")
     String topo;
 
-    @Option(names = "--rate", defaultValue = "100m", paramLabel = "RATE",
-        description = "Rate of every link (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", paramLabel = "RATE",
+        description = "Rate of every link of a shape (default: 100m); a topology file gives its own.")
     String rate;
 
     @Option(names = "--workload", defaultValue = "websearch", paramLabel = "NAME|FILE",
@@ -103,10 +104,6 @@ public final class SoakCommand implements Callable<Integer>
      */
     public Integer call() throws Exception
     {
-        if (!"root".equals(System.getProperty("user.name")))
-        {
-            throw new IllegalStateException("needs root, to make network namespaces");
-        }
         final long durationNs = Quantities.parseNanos(duration);
         final long intervalNs = Quantities.parseNanos(sampleInterval);
         if (durationNs <= 0 || intervalNs <= 0)
@@ -114,10 +111,15 @@ public final class SoakCommand implements Callable<Integer>
             throw new IllegalArgumentException("--duration and --sample-interval must be positive");
         }
         Quantities.requireLoad("--load", load);
-        final Soak.Settings settings = new Soak.Settings(topo, Rates.parseOption("--rate", rate, false), workload, load,
+        final TopologyArgument fabric = TopologyArgument.parse(topo, rate, "100m", "pfabric");
+        final Soak.Settings settings = new Soak.Settings(topo, fabric.rateBitsPerSec(), workload, load,
             durationNs, intervalNs, seed, maxHeap, Quantities.parseNanos(grace), Quantities.parseBytes(heapBound), Quantities.parseBytes(rssBound),
             fdBound, threadBound, out.toAbsolutePath(), "pfsoak",
             null == killSwitchesAt ? 0 : Quantities.parseNanos(killSwitchesAt));
+        if (!"root".equals(System.getProperty("user.name")))
+        {
+            throw new IllegalStateException("needs root, to make network namespaces");
+        }
         final Soak.Result result = Soak.run(settings, PfabricJvm.command(), System.err, live ? System.out : null,
             TestbedCommand.pfabricDirectory());
         System.out.print(Soak.summary(result, settings));

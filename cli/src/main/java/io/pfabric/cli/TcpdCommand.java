@@ -8,6 +8,7 @@ import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -75,6 +76,13 @@ public final class TcpdCommand implements Callable<Integer>
             "still complete.")
     boolean stay;
 
+    @Option(names = "--pias", paramLabel = "websearch|datamining[:LOAD]|T1,T2,...",
+        description = "Be a PIAS host: each flow's socket starts at DSCP 0 and takes the next DSCP as the bytes it " +
+            "has written cross each threshold (those of PIAS's ns-2 scripts for a workload, or given in bytes), " +
+            "once the kernel has sent the bytes before it; flows are logged as scheme pias. ECN (as PIAS's DCTCP " +
+            "needs) is set in the namespace with --netns.")
+    String pias;
+
     @Mixin
     CountersFileOptions countersFile = new CountersFileOptions();
 
@@ -101,6 +109,15 @@ public final class TcpdCommand implements Callable<Integer>
             throw new IllegalArgumentException("--pool must be at least 1");
         }
         final long rtoMinUs = Quantities.parseNanos(rtoMin) / 1_000;
+        final PiasThresholds thresholds;
+        try
+        {
+            thresholds = null == pias ? null : PiasThresholds.parseOrNamed(pias);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--pias: " + ex.getMessage(), ex);
+        }
         if (null != namespace)
         {
             Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_rto_min_us=" + rtoMinUs);
@@ -109,12 +126,18 @@ public final class TcpdCommand implements Callable<Integer>
                 Commands.inNamespace(namespace, "sysctl", "-qw",
                     "net.ipv4.tcp_congestion_control=" + congestionControl);
             }
+            if (null != thresholds)
+            {
+                Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_ecn=1");
+            }
         }
         final String cc = null == namespace ? "(host default)" : Commands.inNamespace(namespace, "cat",
             "/proc/sys/net/ipv4/tcp_congestion_control").trim();
         final List<WorkloadTrace.FlowSpec> flows = TraceFile.read(trace, names);
-        final Path logPath = null != fctLog ? fctLog : Path.of("fct-tcp-" + hostName + ".csv");
-        System.err.printf(Locale.ROOT, "pfabric tcpd %s: %s%n", hostName, TcpReplay.settings(cc, rtoMinUs, pool));
+        final Path logPath = null != fctLog ? fctLog :
+            Path.of("fct-" + (null == thresholds ? "tcp" : "pias") + "-" + hostName + ".csv");
+        System.err.printf(Locale.ROOT, "pfabric tcpd %s: %s%s%n", hostName, TcpReplay.settings(cc, rtoMinUs, pool),
+            null == thresholds ? "" : "; PIAS host, DSCP by bytes written against " + thresholds);
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
         // Bound before the replay moves this thread into the host's namespace: the address recorded for 'pfabric top'
         // and 'pfabric monitor' must be reachable from the namespace the command was started in.
@@ -123,7 +146,7 @@ public final class TcpdCommand implements Callable<Integer>
         final TcpReplay started;
         try
         {
-            started = TcpReplay.start(namespace, addresses, self);
+            started = TcpReplay.start(namespace, addresses, self, thresholds);
         }
         catch (final IOException | RuntimeException ex)
         {

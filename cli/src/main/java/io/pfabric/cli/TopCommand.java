@@ -32,7 +32,8 @@ public final class TopCommand implements Callable<Integer>
     String interval;
 
     @Option(names = "--fabric", paramLabel = "NAME",
-        description = "Which running fabric: testbed, demo, experiment or soak (default: the only one running).")
+        description = "Which running fabric: testbed, demo, experiment, experiment-classes or soak (default: the only " +
+            "one running).")
     String fabric;
 
     /**

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -158,14 +159,63 @@ class CommandLineTest
     }
 
     @Test
-    void aTopologyFileIsTakenWhereItCanBeAndNamedWhereItCannot()
+    void aTopologyFileIsTakenWhereItCanBeAndNamedWhereItCannot() throws Exception
     {
-        assertRefused(run("experiment", "--testbed", "loopback", "--topo", "fabric.yaml", "--out",
-            directory.resolve("x").toString()), "pfabric experiment: --topo here takes star:N, leafspine:LxHxS or " +
-            "fattree:K, not a topology file ('fabric.yaml'); 'pfabric testbed up', hostd and switchd take files");
+        final Path fabric = topologyFile("fabric.yaml", "100m", "100m");
+        final Path mixed = topologyFile("mixed.yaml", "100m", "1g");
+        final Path unpaced = topologyFile("unpaced.yaml", "0", "0");
+        final Path out = directory.resolve("x");
+        final Path workload = directory.resolve("nope.cdf");
+        assertRefused(run("experiment", "--testbed", "netns", "--topo", fabric.toString(), "--workload",
+            workload.toString(), "--out", out.toString()), "pfabric experiment: --workload: '" + workload + "' is " +
+            "neither a bundled workload (websearch, datamining) nor a CDF file");
+        assertRefused(run("experiment", "--testbed", "netns", "--topo", mixed.toString(), "--out", out.toString()),
+            "pfabric experiment: --topo " + mixed + ": port s1:p1 runs at 100m and port s1:p2 at 1g; this command " +
+                "runs every link at one rate");
+        assertRefused(run("experiment", "--topo", fabric.toString(), "--rate", "1g", "--out", out.toString()),
+            "pfabric experiment: --rate is for a shape; the topology file " + fabric + " gives every port's own");
+        assertRefused(run("experiment", "--testbed", "loopback", "--topo", fabric.toString(), "--out",
+            out.toString()), "pfabric experiment: --testbed loopback builds a star:N itself, not the topology file " +
+            fabric + "; run a topology file on --testbed netns");
+        assertRefused(run("experiment", "--testbed", "mininet", "--topo", fabric.toString(), "--out",
+            out.toString()), "pfabric experiment: --testbed mininet builds a star:N, leafspine:LxHxS or fattree:K " +
+            "itself, not the topology file " + fabric + "; run a topology file on --testbed netns");
+        assertRefused(run("experiment", "classes", "--app", "websearch:0.5", "--topo", unpaced.toString(),
+            "--out", out.toString()),
+            "pfabric experiment classes: --topo " + unpaced + ": port s1:p1 has no rate; this command runs every " +
+            "link at one rate, so every port of the file needs it");
+        assertRefused(run("soak", "--topo", mixed.toString(), "--out", out.toString()),
+            "pfabric soak: --topo " + mixed + ": port s1:p1 runs at 100m and port s1:p2 at 1g; this command runs " +
+                "every link at one rate");
+        assertRefused(run("soak", "--topo", fabric.toString(), "--rate", "1g", "--out", out.toString()),
+            "pfabric soak: --rate is for a shape; the topology file " + fabric + " gives every port's own");
+        assertRefused(run("sim", "--topo", fabric.toString(), "--out", out.toString()),
+            "pfabric sim: --topo " + fabric + ": the simulator runs star:N, leafspine:LxHxS and fattree:K fabrics " +
+                "only (one rate and delay for host links, one for switch links), not a topology file; give the " +
+                "file's shape");
+        assertFalse(Files.exists(out), "nothing made");
         assertRefused(run("testbed", "up", "--topo", directory.resolve("fabric.yaml").toString(), "--rate", "1g"),
             "pfabric testbed up: --rate and --discipline are for a shape; the topology file " +
                 directory.resolve("fabric.yaml") + " gives every port's own");
+        for (final String command : List.of("experiment", "soak"))
+        {
+            final String help = run(command, "--help").out();
+            assertTrue(help.contains("--topo=SPEC|FILE"), help);
+        }
+    }
+
+    private Path topologyFile(final String name, final String rate1, final String rate2) throws IOException
+    {
+        return Files.writeString(directory.resolve(name), """
+            hosts:
+              - {name: h1, ip: 10.0.0.1, mac: "02:00:0a:00:00:01", switch: s1, port: p1}
+              - {name: h2, ip: 10.0.0.2, mac: "02:00:0a:00:00:02", switch: s1, port: p2}
+            switches:
+              - name: s1
+                ports:
+                  - {name: p1, interface: s1-p1, rate: RATE1}
+                  - {name: p2, interface: s1-p2, rate: RATE2}
+            """.replace("RATE1", rate1).replace("RATE2", rate2));
     }
 
     @Test
@@ -177,6 +227,10 @@ class CommandLineTest
         assertFalse(experiment.contains("[,L[,L...]...]"), experiment);
         assertTrue(experiment.contains(" --out=DIR ") && !experiment.contains("[--out=DIR]"),
             () -> "--out is required and shown so:\n" + experiment);
+        final String classes = run("experiment", "classes", "--app", "websearch:0.5", "--out",
+            directory.resolve("x").toString(), "--rate", "fast").err();
+        assertTrue(classes.startsWith("pfabric experiment classes: --rate: "), "experiment's own --out is not " +
+            "asked of experiment classes: " + classes);
         final Result withoutOut = run("experiment", "--testbed", "loopback", "--topo", "star:2");
         assertEquals(2, withoutOut.exit(), withoutOut.all());
         assertTrue(withoutOut.err().startsWith("Missing required option: '--out=DIR'"), withoutOut.all());

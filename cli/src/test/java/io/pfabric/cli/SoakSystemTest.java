@@ -11,6 +11,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,6 +57,33 @@ class SoakSystemTest
         assertTrue(result.samples().size() >= 5 * 9, summary);
         assertTrue(result.passed(), summary);
         assertTrue(Files.readString(directory.resolve("summary.md")).contains("Passed"), summary);
+    }
+
+    @Test
+    void theFirstSampleWaitsForHostsSlowerToStartThanASampleInterval() throws Exception
+    {
+        final Path java = directory.resolve("slow-hostd-java");
+        final List<String> pfabric = new ArrayList<>(PfabricJava.command());
+        Files.writeString(java, "#!/bin/sh\n" +
+            "# a loaded machine: every hostd starts 4 s late, four sample intervals\n" +
+            "case \" $* \" in *\" hostd \"*) sleep 4 ;; esac\n" +
+            "exec " + pfabric.get(0) + " \"$@\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        pfabric.set(0, java.toString());
+        final Path out = directory.resolve("soak");
+        final Soak.Settings settings = new Soak.Settings("star:2", 100_000_000L, "websearch", 0.3,
+            TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(1), 1, "128m", TimeUnit.MINUTES.toNanos(1),
+            16_000_000L, 32_000_000L, 8, 4, out, "pfsoak-t-s", 0);
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final Soak.Result result = Soak.run(settings, pfabric, new PrintStream(progress, true,
+            StandardCharsets.UTF_8));
+        final String summary = progress + "\n" + Soak.summary(result, settings);
+
+        assertEquals(3, result.processes(), summary);
+        assertEquals(List.of("switches", "h1", "h2"),
+            result.samples().subList(0, 3).stream().map(Soak.Sample::process).toList(), summary);
+        assertEquals(result.traceFlows(), result.completedFlows(), summary);
+        assertEquals(result.processes(), result.finalSnapshots(), summary);
     }
 
     @Test

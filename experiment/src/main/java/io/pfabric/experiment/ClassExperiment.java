@@ -13,6 +13,7 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
+import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadMix;
@@ -155,10 +156,39 @@ public final class ClassExperiment
     private final Topology topology;
     private final PrintStream out;
     private final NetnsTestbed testbed;
+    private final String prefix;
     private final Teardown teardown = new Teardown();
     private ProgressBar progress;
     private HostdReplay hosts;
     private volatile boolean stopped;
+    private volatile Experiment.Observer observer = new Experiment.Observer()
+    {
+    };
+    private volatile FabricMetrics published;
+    private Path publishDirectory;
+    private String publishName;
+    private final Experiment.Observer observers = new Experiment.Observer()
+    {
+        public void onFabric(final Topology fabric, final FabricRunner switches)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onFabric(fabric, switches);
+            }
+            observer.onFabric(fabric, switches);
+        }
+
+        public void onHosts(final List<HostDaemon> started)
+        {
+            final FabricMetrics metrics = published;
+            if (null != metrics)
+            {
+                metrics.onHosts(started);
+            }
+            observer.onHosts(started);
+        }
+    };
 
     /**
      * An experiment.
@@ -168,10 +198,67 @@ public final class ClassExperiment
      */
     public ClassExperiment(final Settings settings, final PrintStream out)
     {
+        this(settings, out, PREFIX);
+    }
+
+    /**
+     * An experiment whose namespaces are named from a prefix of its own.
+     *
+     * @param settings what to run.
+     * @param out      where progress and notes go (standard error).
+     * @param prefix   of its namespaces' names, {@value #PREFIX} by default.
+     */
+    public ClassExperiment(final Settings settings, final PrintStream out, final String prefix)
+    {
         this.settings = settings;
         this.topology = settings.topology();
         this.out = out;
-        this.testbed = new NetnsTestbed(topology, PREFIX);
+        this.prefix = prefix;
+        this.testbed = new NetnsTestbed(topology, prefix);
+    }
+
+    /**
+     * Publish the fabric while the run goes on, for {@code pfabric top} and {@code pfabric monitor} in another
+     * terminal ({@link FabricMetrics}), as {@link Experiment#publish} does; removed when the run ends, fails or is
+     * stopped.
+     *
+     * @param pfabricDirectory the project's {@code .pfabric} directory.
+     * @param name             the run's name there, e.g. {@code experiment-classes}.
+     * @return this.
+     */
+    public ClassExperiment publish(final Path pfabricDirectory, final String name)
+    {
+        publishDirectory = pfabricDirectory;
+        publishName = name;
+        return this;
+    }
+
+    /**
+     * Tell an observer what runs from now on: each fabric brought up and each set of hosts started.
+     *
+     * @param newObserver the observer.
+     * @return this.
+     */
+    public ClassExperiment observe(final Experiment.Observer newObserver)
+    {
+        observer = newObserver;
+        return this;
+    }
+
+    private void publish() throws IOException
+    {
+        if (null == publishDirectory)
+        {
+            return;
+        }
+        try
+        {
+            published = teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology));
+        }
+        catch (final IllegalStateException ex)
+        {
+            out.println("pfabric experiment classes: " + ex.getMessage() + "; 'pfabric top' will not show this run");
+        }
     }
 
     /**
@@ -214,7 +301,7 @@ public final class ClassExperiment
         final long startCpuNs = processCpuNs();
         final Path dir = settings.out();
         Files.createDirectories(dir);
-        final List<String> leftovers = NetnsFabric.removeLeftovers(PREFIX);
+        final List<String> leftovers = NetnsFabric.removeLeftovers(prefix);
         if (!leftovers.isEmpty())
         {
             out.println("pfabric experiment classes: removed leftovers of an earlier run " + leftovers);
@@ -236,6 +323,7 @@ public final class ClassExperiment
         }
         progress = new ProgressBar(out, (long)SCHEMES.length * trace.size());
         hosts = new HostdReplay(topology, settings.rateBitsPerSec(), out, progress, teardown, () -> stopped);
+        hosts.observe(observers);
         final long binNs = Math.max(1, settings.durationNs() / BINS_PER_DURATION);
         final Map<String, Samples> samples = new LinkedHashMap<>();
         final Map<String, Long> incomplete = new LinkedHashMap<>();
@@ -244,6 +332,7 @@ public final class ClassExperiment
         progress.start();
         try
         {
+            publish();
             for (final String scheme : SCHEMES)
             {
                 final boolean withClasses = ClassReport.CLASSES_SCHEME.equals(scheme);
@@ -254,6 +343,7 @@ public final class ClassExperiment
                     settings.classes() : "") + ")");
                 final EmulatedFabric fabric =
                     teardown.add(testbed.up(discipline, withClasses ? settings.classes() : null));
+                observers.onFabric(topology, fabric.switches());
                 try
                 {
                     if (null == rtts)

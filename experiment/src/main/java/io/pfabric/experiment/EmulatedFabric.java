@@ -1,5 +1,6 @@
 package io.pfabric.experiment;
 
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.testbed.FabricRunner;
@@ -25,6 +26,28 @@ interface EmulatedFabric extends AutoCloseable
          * @throws IOException if it cannot be built.
          */
         EmulatedFabric up(DisciplineKind discipline) throws IOException;
+
+        /**
+         * Bring the fabric up with a discipline and its parameters on every switch port; by default only a
+         * discipline as its name alone gives it, with its default buffer.
+         *
+         * @param discipline   {@code NAME[:PARAMS]}, with strict:N's thresholds given.
+         * @param bufferLength bytes per port.
+         * @return the running fabric.
+         * @throws IOException if it cannot be built.
+         * @throws IllegalArgumentException if this testbed cannot set the parameters.
+         */
+        default EmulatedFabric up(final String discipline, final long bufferLength) throws IOException
+        {
+            final DisciplineSpec spec = DisciplineSpec.parse(discipline);
+            final DisciplineKind kind = DisciplineKind.byName(spec.name());
+            if (!DisciplineSpec.parse(kind.cliName()).equals(spec) || kind.defaultCapacityLength() != bufferLength)
+            {
+                throw new IllegalArgumentException("this testbed runs disciplines without parameters, not '" +
+                    discipline + "'");
+            }
+            return up(kind);
+        }
     }
 
     /**

@@ -20,7 +20,11 @@ import io.pfabric.hostd.workload.FctLogReader;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadTrace;
+import io.pfabric.analysis.StrictThresholds;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.PiasQueue;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimRun;
 import io.pfabric.sim.SimSettings;
@@ -68,6 +72,11 @@ public final class Experiment
      * The scheme under which the simulator's pFabric on the same trace and fabric appears beside the emulated one.
      */
     public static final String SIMULATED_SCHEME = "pfabric-sim";
+
+    /**
+     * The scheme under which the simulator's PIAS on the same trace and fabric appears beside the emulated one.
+     */
+    public static final String SIMULATED_PIAS_SCHEME = "pias-sim";
 
     /**
      * Pooled kernel-TCP connections per destination.
@@ -169,6 +178,7 @@ public final class Experiment
     private String tcpSettings;
     private final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
     private boolean calibrating;
+    private String piasSettings;
 
     /**
      * Told what runs, as it starts, for a view of the experiment while it runs; on the experiment's thread.
@@ -453,14 +463,19 @@ public final class Experiment
         for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
         {
             ideal(entry.getKey(), entry.getValue());
-            if (settings.schemes().contains("pfabric") && !stopped)
+            if (settings.simulates() && !stopped)
             {
                 simulate(entry.getKey(), entry.getValue());
+            }
+            if (settings.schemes().contains("pias") && !stopped)
+            {
+                simulatePias(entry.getKey(), entry.getValue());
             }
         }
         final List<ResultsTable.Line> lines = ResultsTable.summarize(settings.out(),
             new FctAnalysis(settings.rateBitsPerSec(), rtts), rtts::hostIndex);
-        final Outcome outcome = new Outcome(lines, rtts, transportSettings(), tcpSettings,
+        final Outcome outcome = new Outcome(lines, rtts, transportSettings(),
+            null == piasSettings ? tcpSettings : tcpSettings + "; pias: " + piasSettings,
             Collections.unmodifiableMap(new LinkedHashMap<>(fidelity)));
         ResultsTable.writeCsv(settings.out().resolve("summary.csv"), lines, outcome::fidelityOf);
         if (null != settings.deadlines())
@@ -534,7 +549,7 @@ public final class Experiment
         final List<DeadlineReport.Row> rows = new ArrayList<>();
         final List<String> schemes = new ArrayList<>(settings.schemes());
         schemes.add("ideal");
-        if (settings.schemes().contains("pfabric"))
+        if (settings.simulates())
         {
             schemes.add(SIMULATED_SCHEME);
         }
@@ -589,25 +604,74 @@ public final class Experiment
         }
     }
 
+    /**
+     * The switch queues a scheme runs on at a load, {@code NAME[:PARAMS]}: drop-tail for kernel TCP and droptail,
+     * pfabric-edf's own, PIAS's for pias, and for pfabric and linerate {@code --discipline} (pfabric by default) with
+     * strict:N's thresholds computed for the load.
+     *
+     * @param scheme the scheme.
+     * @param load   the load.
+     * @return the discipline.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    String discipline(final String scheme, final double load) throws IOException
+    {
+        return switch (scheme)
+        {
+            case "tcp", "droptail" -> DisciplineKind.DROPTAIL.cliName();
+            case "pfabric-edf" -> DisciplineKind.PFABRIC_EDF.cliName();
+            case "pias" -> PiasQueue.NAME + ":" + piasThresholds(load).priorities() + ":" +
+                DisciplineSpec.DEFAULT_PIAS_MARKING_LENGTH;
+            default -> null == settings.discipline() ? DisciplineKind.PFABRIC.cliName() : StrictThresholds.resolve(
+                DisciplineSpec.parse(settings.discipline()), FlowSizeDistribution.load(settings.workload()), load)
+                .toString();
+        };
+    }
+
+    private static long bufferLength(final String discipline)
+    {
+        return DisciplineKind.byName(DisciplineSpec.parse(discipline).name()).defaultCapacityLength();
+    }
+
+    /**
+     * The thresholds PIAS's hosts tag by at a load: those of PIAS's scripts for the experiment's workload.
+     *
+     * @param load the load.
+     * @return the thresholds.
+     */
+    PiasThresholds piasThresholds(final double load)
+    {
+        return PiasThresholds.forWorkload(settings.workload(), load);
+    }
+
     private void runScheme(final String scheme, final Map<Double, List<WorkloadTrace.FlowSpec>> traces)
         throws IOException
     {
-        final boolean tcp = "tcp".equals(scheme);
-        final DisciplineKind discipline = tcp || "droptail".equals(scheme) ? DisciplineKind.DROPTAIL :
-            "pfabric-edf".equals(scheme) ? DisciplineKind.PFABRIC_EDF : DisciplineKind.PFABRIC;
-        progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline.cliName() + " " +
-            discipline.defaultCapacityLength() + " B)");
-        final EmulatedFabric fabric = teardown.add(testbed.up(discipline));
-        observers.onFabric(topology, fabric.switches());
+        final boolean tcp = "tcp".equals(scheme) || "pias".equals(scheme);
+        EmulatedFabric fabric = null;
+        String discipline = null;
         try
         {
-            if (null == rtts)
-            {
-                rtts = hosts.measureBaseRtts(fabric);
-                giveDeadlines(traces);
-            }
             for (final Map.Entry<Double, List<WorkloadTrace.FlowSpec>> entry : traces.entrySet())
             {
+                final String wanted = discipline(scheme, entry.getKey());
+                if (!wanted.equals(discipline))
+                {
+                    if (null != fabric)
+                    {
+                        teardown.closeDownTo(fabric);
+                    }
+                    discipline = wanted;
+                    progress.phase(scheme + ": fabric up (" + settings.topologySpec() + ", " + discipline + " " +
+                        bufferLength(discipline) + " B)");
+                    fabric = teardown.add(testbed.up(discipline, bufferLength(discipline)));
+                    observers.onFabric(topology, fabric.switches());
+                }
+                if (null == rtts)
+                {
+                    rtts = hosts.measureBaseRtts(fabric);
+                    giveDeadlines(traces);
+                }
                 LockSupport.parkNanos(SETTLE_NS);
                 final String load = ExperimentSettings.loadLabel(entry.getKey());
                 progress.phase(scheme + " at load " + load);
@@ -621,7 +685,8 @@ public final class Experiment
                 {
                     if (tcp)
                     {
-                        runTcp(fabric, entry.getValue(), log);
+                        runTcp(fabric, entry.getValue(), log, "pias".equals(scheme) ?
+                            piasThresholds(entry.getKey()) : null);
                     }
                     else
                     {
@@ -647,7 +712,10 @@ public final class Experiment
         }
         finally
         {
-            teardown.closeDownTo(fabric);
+            if (null != fabric)
+            {
+                teardown.closeDownTo(fabric);
+            }
         }
     }
 
@@ -681,11 +749,16 @@ public final class Experiment
             "loopback".equals(settings.testbed()) ? "VXLAN on loopback" : "UDP");
     }
 
-    private void runTcp(final EmulatedFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath)
-        throws IOException
+    private long tcpRtoMinUs()
     {
-        final long rtoMinUs = (settings.tcpRtoMinNs() > 0 ? settings.tcpRtoMinNs() :
+        return (settings.tcpRtoMinNs() > 0 ? settings.tcpRtoMinNs() :
             Math.max(MIN_TCP_RTO_MIN_NS, 3 * rtts.maxNs())) / 1_000;
+    }
+
+    private void runTcp(final EmulatedFabric fabric, final List<WorkloadTrace.FlowSpec> trace, final Path logPath,
+        final PiasThresholds pias) throws IOException
+    {
+        final long rtoMinUs = tcpRtoMinUs();
         allowCongestionControl(settings.congestionControl());
         final List<InetAddress> addresses = new ArrayList<>();
         for (final HostSpec host : topology.hosts())
@@ -698,8 +771,18 @@ public final class Experiment
             Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_rto_min_us=" + rtoMinUs);
             Commands.inNamespace(namespace, "sysctl", "-qw",
                 "net.ipv4.tcp_congestion_control=" + settings.congestionControl());
+            if (null != pias)
+            {
+                Commands.inNamespace(namespace, "sysctl", "-qw", "net.ipv4.tcp_ecn=1");
+            }
         }
         tcpSettings = TcpReplay.settings(settings.congestionControl(), rtoMinUs, TCP_POOL);
+        if (null != pias)
+        {
+            piasSettings = "kernel TCP " + settings.congestionControl() + " with ECN (net.ipv4.tcp_ecn=1), " +
+                "the socket's DSCP set by the bytes a flow has written against " + pias + " (PIAS's scripts for " +
+                settings.workload() + ")";
+        }
         final List<ExecutorService> threads = new ArrayList<>();
         final List<TcpReplay> replays = new ArrayList<>();
         final AutoCloseable first = teardown.add(() -> threads.forEach(ExecutorService::shutdownNow));
@@ -717,7 +800,8 @@ public final class Experiment
                     return t;
                 });
                 threads.add(thread);
-                replays.add(teardown.add(HostdReplay.get(thread.submit(() -> TcpReplay.start(namespace, addresses, self)))));
+                replays.add(teardown.add(HostdReplay.get(thread.submit(() -> TcpReplay.start(namespace, addresses, self,
+                    pias)))));
             }
             observers.onTcpHosts(List.copyOf(hostNames), List.copyOf(replays));
             final List<Future<?>> connected = new ArrayList<>();
@@ -788,6 +872,20 @@ public final class Experiment
     }
 
     /**
+     * The simulated fabric with the queues an emulated scheme ran on at a load.
+     *
+     * @param scheme the emulated scheme.
+     * @param load   the load.
+     * @return the fabric.
+     * @throws IOException if the workload's file cannot be read.
+     */
+    SimFabric simulatedFabric(final String scheme, final double load) throws IOException
+    {
+        final String discipline = discipline(scheme, load);
+        return simulatedFabric().withQueues(discipline, bufferLength(discipline));
+    }
+
+    /**
      * pFabric in the simulator on a load's trace, as {@code pfabric-sim}: hostd's transport and switchd's queues on
      * virtual time, on {@link #simulatedFabric()}.
      */
@@ -796,10 +894,28 @@ public final class Experiment
         final String label = ExperimentSettings.loadLabel(load);
         final SimSettings simSettings = new SimSettings(rtts.maxNs(), configuration("pfabric", rtts.maxNs()),
             SimSettings.PAPER_TCP_MIN_RTO_NS, SimSettings.PAPER_ECN_THRESHOLD_LENGTH, "the emulated hosts' settings");
-        final SimRun.Outcome outcome = SimRun.run(simulatedFabric(), simSettings, "pfabric", SIMULATED_SCHEME,
-            trace, settings.seed(), settings.out().resolve("fct-" + SIMULATED_SCHEME + "-" + label + ".csv"), out);
+        final SimRun.Outcome outcome = SimRun.run(simulatedFabric("pfabric", load), simSettings, "pfabric",
+            SIMULATED_SCHEME, trace, settings.seed(),
+            settings.out().resolve("fct-" + SIMULATED_SCHEME + "-" + label + ".csv"), out);
         out.printf(Locale.ROOT, "pfabric experiment: %s at load %s: simulated in %.1f s, %d flows incomplete%n",
             SIMULATED_SCHEME, label, outcome.wallNs() / 1e9, outcome.incomplete());
+    }
+
+    /**
+     * PIAS in the simulator on a load's trace, as {@code pias-sim}: the simulator's DCTCP hosts tagging by the same
+     * thresholds, on the same PIAS queues, with the kernel's minimum RTO of the emulated run.
+     */
+    private void simulatePias(final double load, final List<WorkloadTrace.FlowSpec> trace) throws IOException
+    {
+        final String label = ExperimentSettings.loadLabel(load);
+        final SimSettings simSettings = new SimSettings(rtts.maxNs(), configuration("pfabric", rtts.maxNs()),
+            tcpRtoMinUs() * 1_000, DisciplineSpec.DEFAULT_PIAS_MARKING_LENGTH, "the emulated hosts' settings")
+            .withPias(piasThresholds(load));
+        final SimRun.Outcome outcome = SimRun.run(simulatedFabric("pias", load), simSettings, "pias",
+            SIMULATED_PIAS_SCHEME, trace, settings.seed(),
+            settings.out().resolve("fct-" + SIMULATED_PIAS_SCHEME + "-" + label + ".csv"), out);
+        out.printf(Locale.ROOT, "pfabric experiment: %s at load %s: simulated in %.1f s, %d flows incomplete%n",
+            SIMULATED_PIAS_SCHEME, label, outcome.wallNs() / 1e9, outcome.incomplete());
     }
 
     private void ideal(final double load, final List<WorkloadTrace.FlowSpec> trace) throws IOException

@@ -57,6 +57,18 @@ public final class ExperimentReport
         md.append(String.format(Locale.ROOT, "- Queues: pfabric and linerate on pFabric queues of %,d B per port; " +
             "tcp and droptail (hostd's transport, priorities ignored by the switch) on drop-tail queues of %,d B.%n", DisciplineKind.PFABRIC.defaultCapacityLength(),
             DisciplineKind.DROPTAIL.defaultCapacityLength()));
+        if (null != settings.discipline())
+        {
+            md.append("- pfabric and linerate ran on `").append(settings.discipline()).append("` queues of its " +
+                "default buffer instead (strict:N's model or equal thresholds computed for each load's workload and " +
+                "load, and the fabric brought up again for each load); pfabric-sim on the same.\n");
+        }
+        if (settings.schemes().contains("pias"))
+        {
+            md.append("- pias: kernel TCP on `pias` queues of 225,000 B per port (8 strict-priority queues by DSCP, " +
+                "ECN marking above 22,500 B per queue); pias-sim: the simulator's PIAS (DCTCP hosts tagging by the " +
+                "same thresholds) on the same queues, base RTTs and minimum RTO.\n");
+        }
         md.append(String.format(Locale.ROOT, "- Workload: %s, loads %s, %,d flows per load, seed %d; the same " +
             "trace (`trace-LOAD.csv`) for every scheme and for Ideal.%n", settings.workload(),
             settings.loads().stream().map(ExperimentSettings::loadLabel).toList(), settings.flows(),
@@ -80,7 +92,12 @@ public final class ExperimentReport
         {
             md.append("- TCP baseline: ").append(outcome.tcpSettings()).append(".\n");
         }
-        if (settings.schemes().contains("pfabric"))
+        if (settings.schemes().contains("pfabric") && !settings.simulates())
+        {
+            md.append("- pfabric-sim: not run: the simulator builds stars, leaf-spines and fat-trees, not the fabric " +
+                "of a topology file.\n");
+        }
+        if (settings.simulates())
         {
             md.append("- pfabric-sim: pFabric in the simulator on the same traces: hostd's transport and switchd's " +
                 "queues on virtual time, the same topology, rates, pFabric buffers and transport settings, every link " +

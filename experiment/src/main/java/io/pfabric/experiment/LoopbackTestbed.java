@@ -33,11 +33,19 @@ final class LoopbackTestbed implements EmulatedFabric.Testbed
      */
     public EmulatedFabric up(final DisciplineKind discipline) throws IOException
     {
+        return up(discipline.cliName(), discipline.defaultCapacityLength());
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public EmulatedFabric up(final String discipline, final long bufferLength) throws IOException
+    {
         final FabricRunner switches;
         try
         {
             switches = FabricRunner.start(topology, name -> null,
-                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength()));
+                new SwitchDaemon.Overrides(-1, discipline, bufferLength));
         }
         catch (final PacketSocketException ex)
         {

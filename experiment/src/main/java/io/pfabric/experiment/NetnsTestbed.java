@@ -49,13 +49,26 @@ final class NetnsTestbed implements EmulatedFabric.Testbed
      */
     EmulatedFabric up(final DisciplineKind discipline, final TrafficClasses classes) throws IOException
     {
+        return up(discipline.cliName(), discipline.defaultCapacityLength(), classes);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public EmulatedFabric up(final String discipline, final long bufferLength) throws IOException
+    {
+        return up(discipline, bufferLength, null);
+    }
+
+    private EmulatedFabric up(final String discipline, final long bufferLength, final TrafficClasses classes)
+        throws IOException
+    {
         final NetnsFabric fabric = NetnsFabric.build(topology, prefix);
         final FabricRunner switches;
         try
         {
             switches = FabricRunner.start(fabric,
-                new SwitchDaemon.Overrides(-1, discipline.cliName(), discipline.defaultCapacityLength(),
-                NettyTransport.EPOLL, classes));
+                new SwitchDaemon.Overrides(-1, discipline, bufferLength, NettyTransport.EPOLL, classes));
         }
         catch (final PacketSocketException | RuntimeException ex)
         {

@@ -2,6 +2,7 @@ package io.pfabric.experiment;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.WorkloadTrace;
 
@@ -14,6 +15,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +40,15 @@ import java.util.concurrent.locks.LockSupport;
  * opens one more (counted, its handshake in its FCT), as the ns-2 scripts do. The caller sets the kernel's TCP
  * settings (congestion control, minimum RTO) in the host's namespace. {@link #start}, {@link #connect} and
  * {@link #replay} move the calling thread into the host's namespace: call them from a thread of the host's own.
+ * <p>
+ * Given PIAS's thresholds, the sender is a PIAS host on kernel TCP (scheme {@code pias}): each flow starts with the
+ * socket's DSCP at 0 and, as the bytes it has written cross each threshold, sets the socket's IP_TOS to the next
+ * DSCP ({@link PiasThresholds#dscpOf}) before writing on, so the kernel tags the segments it sends from then on. The
+ * kernel sends what it has buffered under the TOS of the moment it transmits, so at each crossing the sender first
+ * waits until the kernel has sent every byte written so far ({@link SocketSendQueue}; the bytes in flight keep the
+ * link busy meanwhile), and a byte leaves with the DSCP of the bytes written before it, as PIAS's own kernel module
+ * tags it; a retransmission leaves with the socket's DSCP of the moment. ACKs leave the receiver's socket with
+ * DSCP 0.
  */
 public final class TcpReplay implements AutoCloseable
 {
@@ -54,6 +65,9 @@ public final class TcpReplay implements AutoCloseable
     private final String namespace;
     private final List<InetAddress> hosts;
     private final int self;
+    private final PiasThresholds pias;
+    private final long[] piasThresholdsBytes;
+    private final String scheme;
     private final ServerSocket server;
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable ->
     {
@@ -69,11 +83,15 @@ public final class TcpReplay implements AutoCloseable
     private volatile boolean closed;
     private volatile boolean stopping;
 
-    private TcpReplay(final String namespace, final List<InetAddress> hosts, final int self, final ServerSocket server)
+    private TcpReplay(final String namespace, final List<InetAddress> hosts, final int self,
+        final PiasThresholds pias, final ServerSocket server)
     {
         this.namespace = namespace;
         this.hosts = hosts;
         this.self = self;
+        this.pias = pias;
+        this.piasThresholdsBytes = null == pias ? null : pias.thresholdsBytes();
+        this.scheme = null == pias ? "tcp" : "pias";
         this.server = server;
     }
 
@@ -89,11 +107,27 @@ public final class TcpReplay implements AutoCloseable
     public static TcpReplay start(final String namespace, final List<InetAddress> hosts, final int self)
         throws IOException
     {
+        return start(namespace, hosts, self, null);
+    }
+
+    /**
+     * Start the host's server (in its namespace, if given), its flows tagged as a PIAS host tags them.
+     *
+     * @param namespace network namespace of the host, or null.
+     * @param hosts     every host's address by index.
+     * @param self      this host's index.
+     * @param pias      PIAS's thresholds, or null for untagged flows (scheme {@code tcp}).
+     * @return the replay, serving.
+     * @throws IOException if the port cannot be bound or the namespace entered.
+     */
+    public static TcpReplay start(final String namespace, final List<InetAddress> hosts, final int self,
+        final PiasThresholds pias) throws IOException
+    {
         enter(namespace);
         final ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(hosts.get(self), PORT));
-        final TcpReplay replay = new TcpReplay(namespace, hosts, self, server);
+        final TcpReplay replay = new TcpReplay(namespace, hosts, self, pias, server);
         replay.threads.execute(replay::accept);
         return replay;
     }
@@ -191,7 +225,7 @@ public final class TcpReplay implements AutoCloseable
         final long deadline = System.nanoTime() + patienceNs;
         while (true)
         {
-            final Socket socket = new Socket();
+            final Socket socket = null == pias ? new Socket() : SocketChannel.open().socket();
             try
             {
                 socket.setTcpNoDelay(true);
@@ -285,7 +319,7 @@ public final class TcpReplay implements AutoCloseable
             }
             completed += endNs >= 0 ? 1 : 0;
             log.append(flow.flowIndex(), hostNames.get(self), hostNames.get(flow.destinationHost()), flow.sizeBytes(),
-                startNs, endNs, 0, 0, "tcp", flow.dscp(), flow.deadlineNs());
+                startNs, endNs, 0, 0, scheme, flow.dscp(), flow.deadlineNs());
         }
         log.flush();
         return completed;
@@ -304,13 +338,30 @@ public final class TcpReplay implements AutoCloseable
         final byte[] zeros = new byte[(int)Math.min(CHUNK_LENGTH, flow.sizeBytes())];
         final DataOutputStream out = new DataOutputStream(socket.getOutputStream());
         final InputStream in = socket.getInputStream();
-        out.writeLong(flow.sizeBytes());
-        long remaining = flow.sizeBytes();
-        while (remaining > 0)
+        int dscp = 0;
+        final SocketSendQueue queue = null == pias ? null : SocketSendQueue.of(socket);
+        if (null != pias)
         {
-            final int length = (int)Math.min(zeros.length, remaining);
-            out.write(zeros, 0, length);
-            remaining -= length;
+            socket.setTrafficClass(0);
+        }
+        out.writeLong(flow.sizeBytes());
+        long written = 0;
+        while (written < flow.sizeBytes())
+        {
+            long length = Math.min(zeros.length, flow.sizeBytes() - written);
+            if (null != pias)
+            {
+                final int next = pias.dscpOf(written);
+                if (next != dscp)
+                {
+                    queue.awaitSent();
+                    dscp = next;
+                    socket.setTrafficClass(dscp << 2);
+                }
+                length = Math.min(length, bytesToNextThreshold(written));
+            }
+            out.write(zeros, 0, (int)length);
+            written += length;
         }
         out.flush();
         if (in.read() < 0)
@@ -321,6 +372,15 @@ public final class TcpReplay implements AutoCloseable
         pool.addFirst(socket);
         completedFlows.incrementAndGet();
         return new long[]{ startNs, endNs };
+    }
+
+    /**
+     * Bytes from an offset to the first offset PIAS tags with another DSCP.
+     */
+    private long bytesToNextThreshold(final long offset)
+    {
+        final int dscp = pias.dscpOf(offset);
+        return dscp < pias.priorities() - 1 ? piasThresholdsBytes[dscp] + 1 - offset : Long.MAX_VALUE;
     }
 
     /**

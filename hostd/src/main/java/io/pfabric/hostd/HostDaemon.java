@@ -421,6 +421,7 @@ public final class HostDaemon implements AutoCloseable
                 NetworkNamespace.enterOnCurrentThread(options.namespace());
             }
             io = ioFactory.open(topology, hostIndex);
+            io.claim();
             maxSegmentLength = io.maxPacketLength() - PfabricHeaderFlyweight.HEADER_LENGTH;
             final SystemNanoClock clock = new SystemNanoClock();
             transport = new HostTransport(fitted(options.configuration()), hostIndex, options.linkRateBitsPerSec(),

@@ -56,12 +56,13 @@ final class SimHost implements PacketIo
         }
         else if (scheme.isTcp())
         {
-            final boolean dctcp = Simulator.Scheme.DCTCP == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
+            final boolean dctcp = Simulator.Scheme.DCTCP == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme ||
+                Simulator.Scheme.PIAS == scheme;
             final boolean perFlow =
                 Simulator.Scheme.TCP_PER_FLOW == scheme || Simulator.Scheme.DCTCP_PER_FLOW == scheme;
             final SimTcp tcp = new SimTcp(index, dctcp, simulator.tcpMinRtoNs(), simulator.tcpDupAckRule(),
                 simulator.tcpSackOpensWindow(),
-                perFlow ? 0 : SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, this, clock);
+                perFlow ? 0 : SimTcp.SCRIPTS_CONNECTIONS_PER_PAIR, simulator.piasThresholds(), this, clock);
             this.endpoint = tcp;
             this.ecnCapable = tcp.ecnCapable();
         }

@@ -1,7 +1,9 @@
 package io.pfabric.sim;
 
 import io.pfabric.analysis.IdealScheduler;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.dataplane.queue.PfabricEdfQueue;
+import io.pfabric.dataplane.queue.PiasQueue;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.workload.FctLogWriter;
@@ -30,7 +32,7 @@ public final class SimRun
      * Schemes the simulator runs.
      */
     public static final List<String> SCHEMES = List.of("pfabric", "linerate", "tcp", "dctcp", "ideal",
-        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf", "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full");
+        "tcp-per-flow", "dctcp-per-flow", "pfabric-edf", "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full", "pias");
 
     /**
      * Bytes per switch port and host NIC for the TCP and DCTCP baselines, as in the paper.
@@ -143,6 +145,20 @@ public final class SimRun
             }
         }
         return false;
+    }
+
+    /**
+     * The queues PIAS runs on: the fabric's own when they are {@code pias}, else as many as the hosts' thresholds make
+     * priorities, marking ECN above DCTCP's K of the settings, in DCTCP's buffer.
+     *
+     * @param fabric   the fabric.
+     * @param settings the schemes' settings.
+     * @return the discipline, {@code pias:N:K}.
+     */
+    public static String piasQueues(final SimFabric fabric, final SimSettings settings)
+    {
+        return PiasQueue.NAME.equals(DisciplineSpec.parse(fabric.discipline()).name()) ? fabric.discipline() :
+            PiasQueue.NAME + ":" + settings.pias().priorities() + ":" + settings.ecnThresholdLength();
     }
 
     /**
@@ -307,6 +323,8 @@ public final class SimRun
                 Simulator.Scheme.TCP_PER_FLOW, settings, seed);
             case "dctcp-per-flow" -> new Simulator(fabric.withQueues("ecn", BASELINE_BUFFER_LENGTH),
                 Simulator.Scheme.DCTCP_PER_FLOW, settings, seed);
+            case "pias" -> new Simulator(fabric.withQueues(piasQueues(fabric, settings), BASELINE_BUFFER_LENGTH),
+                Simulator.Scheme.PIAS, settings, seed);
             case "pdq", "pdq-basic", "pdq-es", "pdq-es-et", "pdq-full" -> new Simulator(
                 fabric.withQueues("droptail", BASELINE_BUFFER_LENGTH),
                 PdqSettings.forScheme(scheme, settings.baseRttNs(), settings.tcpMinRtoNs(), pdqSpray), settings, seed);

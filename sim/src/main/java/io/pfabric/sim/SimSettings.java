@@ -1,6 +1,7 @@
 package io.pfabric.sim;
 
 import io.pfabric.dataplane.queue.EcnQueue;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 
@@ -26,6 +27,8 @@ import java.util.Locale;
  * @param tcpSackOpensWindow whether TCP's and DCTCP's SACKed segments leave the window outside recovery too (new
  *                         data goes out past a hole); false for ns-2's window.
  * @param origin           where they come from, for {@link #describe()}.
+ * @param pias             the demotion thresholds PIAS's hosts tag their packets by ({@link PiasThresholds#WEB_SEARCH}
+ *                         unless given).
  */
 public record SimSettings(
     long baseRttNs,
@@ -34,7 +37,8 @@ public record SimSettings(
     long ecnThresholdLength,
     DupAckRule tcpDupAckRule,
     boolean tcpSackOpensWindow,
-    String origin)
+    String origin,
+    PiasThresholds pias)
 {
     /**
      * {@link #origin()} of the paper's settings.
@@ -62,7 +66,7 @@ public record SimSettings(
     public SimSettings
     {
         if (baseRttNs <= 0 || tcpMinRtoNs <= 0 || ecnThresholdLength <= 0 || null == pfabric || null == origin ||
-            null == tcpDupAckRule)
+            null == tcpDupAckRule || null == pias)
         {
             throw new IllegalArgumentException("settings need a positive base RTT, minimum RTO and threshold");
         }
@@ -80,7 +84,8 @@ public record SimSettings(
     public SimSettings(final long baseRttNs, final TransportConfiguration pfabric, final long tcpMinRtoNs,
         final long ecnThresholdLength, final String origin)
     {
-        this(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, DupAckRule.OFF, false, origin);
+        this(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, DupAckRule.OFF, false, origin,
+            PiasThresholds.WEB_SEARCH);
     }
 
     /**
@@ -157,7 +162,7 @@ public record SimSettings(
             0 == timeoutNs ? p.timeoutNs() : timeoutNs, p.probeAfterTimeouts(), p.lineRate(), p.priorityPolicy(),
             p.segmentsPerAck());
         return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule,
-            tcpSackOpensWindow, origin + ", pfabric's overridden");
+            tcpSackOpensWindow, origin + ", pfabric's overridden", pias);
     }
 
     /**
@@ -197,7 +202,7 @@ public record SimSettings(
         }
         return new SimSettings(baseRttNs, pfabric, 0 == minRtoNs ? tcpMinRtoNs : minRtoNs,
             0 == thresholdLength ? ecnThresholdLength : thresholdLength, tcpDupAckRule, tcpSackOpensWindow,
-            origin + ", tcp's overridden");
+            origin + ", tcp's overridden", pias);
     }
 
     /**
@@ -213,7 +218,7 @@ public record SimSettings(
             return this;
         }
         return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, rule, tcpSackOpensWindow,
-            origin + ", tcp's duplicate-ACK rule overridden");
+            origin + ", tcp's duplicate-ACK rule overridden", pias);
     }
 
     /**
@@ -229,7 +234,7 @@ public record SimSettings(
             return this;
         }
         return new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule, sackOpensWindow,
-            origin + ", tcp's window overridden");
+            origin + ", tcp's window overridden", pias);
     }
 
     /**
@@ -242,7 +247,19 @@ public record SimSettings(
     {
         return policy == pfabric.priorityPolicy() ? this : new SimSettings(baseRttNs,
             pfabric.withPriorityPolicy(policy), tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule, tcpSackOpensWindow,
-            origin);
+            origin, pias);
+    }
+
+    /**
+     * The same settings with PIAS's hosts tagging by other thresholds.
+     *
+     * @param thresholds the demotion thresholds.
+     * @return the settings.
+     */
+    public SimSettings withPias(final PiasThresholds thresholds)
+    {
+        return thresholds.equals(pias) ? this : new SimSettings(baseRttNs, pfabric, tcpMinRtoNs, ecnThresholdLength,
+            tcpDupAckRule, tcpSackOpensWindow, origin, thresholds);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.pfabric.sim;
 
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.hostd.io.PacketIo;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.hostd.transport.FlowRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -74,6 +75,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
     private final DupAckRule dupAckRule;
     private final boolean sackOpensWindow;
     private final int connectionsPerPair;
+    private final PiasThresholds pias;
     private final Int2ObjectHashMap<ArrayDeque<Connection>> idleByDestination = new Int2ObjectHashMap<>();
     private final PacketIo io;
     private final NanoClock clock;
@@ -101,11 +103,14 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
      *                           unacknowledged segment plus cwnd.
      * @param connectionsPerPair persistent connections to each destination as the scripts keep them, or 0 for a
      *                           fresh connection per flow.
+     * @param pias               PIAS's thresholds, by which each data segment's DSCP is chosen from its offset in
+     *                           its flow, or null for DSCP 0 on every segment.
      * @param io                 the packet I/O.
      * @param clock              the virtual clock.
      */
     SimTcp(final int localHost, final boolean dctcp, final long minRtoNs, final DupAckRule dupAckRule,
-        final boolean sackOpensWindow, final int connectionsPerPair, final PacketIo io, final NanoClock clock)
+        final boolean sackOpensWindow, final int connectionsPerPair, final PiasThresholds pias, final PacketIo io,
+        final NanoClock clock)
     {
         if (connectionsPerPair < 0)
         {
@@ -117,6 +122,7 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         this.dupAckRule = dupAckRule;
         this.sackOpensWindow = sackOpensWindow;
         this.connectionsPerPair = connectionsPerPair;
+        this.pias = pias;
         this.io = io;
         this.clock = clock;
     }
@@ -490,7 +496,8 @@ final class SimTcp implements Endpoint, PacketIo.InboundHandler
         private void sendSegment(final int segment)
         {
             putHeader(TYPE_DATA, 0, 0, flowKey, segment, segments);
-            io.send(destination, out, 0, HEADER_LENGTH + segmentLength(segment));
+            io.send(destination, out, 0, HEADER_LENGTH + segmentLength(segment),
+                null == pias ? 0 : pias.dscpOf((long)segment * SEGMENT_LENGTH));
             connection.lastSendNs = nowNs;
             if (Long.MAX_VALUE == rtoDeadlineNs)
             {

@@ -14,6 +14,7 @@ import io.pfabric.dataplane.queue.EcnQueue;
 import io.pfabric.dataplane.queue.PiasQueue;
 import io.pfabric.dataplane.queue.QueueCounter;
 import io.pfabric.dataplane.queue.QueueDiscipline;
+import io.pfabric.hostd.transport.PiasThresholds;
 import io.pfabric.sim.pdq.PdqSettings;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
@@ -116,6 +117,12 @@ public final class Simulator
          */
         DCTCP_PER_FLOW,
         /**
+         * PIAS: modelled DCTCP, on connections as for {@link #TCP}, whose data packets carry a DSCP chosen by the
+         * bytes their flow has sent before them ({@link PiasThresholds}), on PIAS queues (strict priority by DSCP,
+         * ECN marking per queue).
+         */
+        PIAS,
+        /**
          * hostd's transport under a central controller: each host's transport gets an {@link Admission} from the
          * {@link SimControl} given to the constructor.
          */
@@ -129,11 +136,11 @@ public final class Simulator
         /**
          * Whether the hosts run the modelled TCP or DCTCP rather than hostd's transport.
          *
-         * @return true for TCP and DCTCP, on either connection model.
+         * @return true for TCP and DCTCP, on either connection model, and PIAS.
          */
         public boolean isTcp()
         {
-            return TCP == this || DCTCP == this || TCP_PER_FLOW == this || DCTCP_PER_FLOW == this;
+            return TCP == this || DCTCP == this || TCP_PER_FLOW == this || DCTCP_PER_FLOW == this || PIAS == this;
         }
     }
 
@@ -166,6 +173,7 @@ public final class Simulator
     private final Scheme scheme;
     private final SimPort.DropListener dropListener = this::onPortDrop;
     private HopLossMeter hopLossMeter;
+    private final PiasThresholds piasThresholds;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -208,7 +216,7 @@ public final class Simulator
         final long seed, final SimControl control, final PacketSizer sizer)
     {
         this(fabric, scheme, configuration, seed, control, sizer, SimSettings.PAPER_TCP_MIN_RTO_NS,
-            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false, null);
+            SimSettings.PAPER_ECN_THRESHOLD_LENGTH, DupAckRule.OFF, false, null, null);
     }
 
     /**
@@ -224,7 +232,7 @@ public final class Simulator
     {
         this(fabric, scheme, Scheme.LINERATE == scheme ? settings.pfabric().withLineRate() : settings.pfabric(), seed,
             null, null, settings.tcpMinRtoNs(), settings.ecnThresholdLength(), settings.tcpDupAckRule(),
-            settings.tcpSackOpensWindow(), null);
+            settings.tcpSackOpensWindow(), null, Scheme.PIAS == scheme ? settings.pias() : null);
     }
 
     /**
@@ -238,13 +246,13 @@ public final class Simulator
     public Simulator(final SimFabric fabric, final PdqSettings pdq, final SimSettings settings, final long seed)
     {
         this(fabric, Scheme.PDQ, settings.pfabric(), seed, null, null, settings.tcpMinRtoNs(),
-            settings.ecnThresholdLength(), settings.tcpDupAckRule(), settings.tcpSackOpensWindow(), pdq);
+            settings.ecnThresholdLength(), settings.tcpDupAckRule(), settings.tcpSackOpensWindow(), pdq, null);
     }
 
     private Simulator(final SimFabric fabric, final Scheme scheme, final TransportConfiguration configuration,
         final long seed, final SimControl control, final PacketSizer sizer, final long tcpMinRtoNs,
         final long ecnThresholdLength, final DupAckRule tcpDupAckRule, final boolean tcpSackOpensWindow,
-        final PdqSettings pdqSettings)
+        final PdqSettings pdqSettings, final PiasThresholds piasThresholds)
     {
         if ((Scheme.PDQ == scheme) != (null != pdqSettings))
         {
@@ -252,6 +260,11 @@ public final class Simulator
         }
         this.pdqSettings = pdqSettings;
         this.scheme = scheme;
+        if ((Scheme.PIAS == scheme) != (null != piasThresholds))
+        {
+            throw new IllegalArgumentException("PIAS's thresholds go with the PIAS scheme, and only with it");
+        }
+        this.piasThresholds = piasThresholds;
         this.tcpMinRtoNs = tcpMinRtoNs;
         this.tcpDupAckRule = tcpDupAckRule;
         this.tcpSackOpensWindow = tcpSackOpensWindow;
@@ -290,6 +303,16 @@ public final class Simulator
         }
         sampler = new QueueSampler(fabric, switches);
         pdqLinks = null == pdqSettings ? null : new SimPdqLinks(switches, pdqSettings, packets);
+    }
+
+    /**
+     * The thresholds PIAS's hosts tag their packets by in this simulation.
+     *
+     * @return them, or null if it does not run PIAS.
+     */
+    PiasThresholds piasThresholds()
+    {
+        return piasThresholds;
     }
 
     /**

@@ -64,10 +64,10 @@ final class SimTcpPair
 
     SimTcpPair(final int connectionsPerPair, final DupAckRule dupAckRule, final boolean sackOpensWindow)
     {
-        source = new SimTcp(SOURCE, false, MIN_RTO_NS, dupAckRule, sackOpensWindow, connectionsPerPair,
+        source = new SimTcp(SOURCE, false, MIN_RTO_NS, dupAckRule, sackOpensWindow, connectionsPerPair, null,
             wire(SOURCE), () -> nowNs[0]);
         destination = new SimTcp(DESTINATION, false, MIN_RTO_NS, dupAckRule, sackOpensWindow, connectionsPerPair,
-            wire(DESTINATION), () -> nowNs[0]);
+            null, wire(DESTINATION), () -> nowNs[0]);
     }
 
     private PacketIo wire(final int host)

@@ -1,5 +1,6 @@
 package io.pfabric.switchd;
 
+import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.status.CounterSet;
@@ -150,11 +151,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
-     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs).
+     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs), and have
+     * every port receiving from this thread before the first duty cycle ({@link FramePort#claim()}).
      */
     public void onStart()
     {
         TimerSlack.setForCurrentThread(1);
+        for (final SwitchPort port : ports)
+        {
+            port.io().claim();
+        }
     }
 
     /**

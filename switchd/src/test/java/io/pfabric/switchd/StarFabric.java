@@ -68,9 +68,23 @@ final class StarFabric implements AutoCloseable
         final long bufferLength)
         throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline.cliName(), learning, bufferLength);
+    }
+
+    /**
+     * The same fabric with every port's discipline given with its parameters, {@code NAME[:PARAMS]}.
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength)
+        throws Exception
+    {
         this.learning = learning;
         this.bufferLength = bufferLength;
-        topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline.cliName());
+        topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline);
         try
         {
             switchNamespace = namespaces.create("sw");

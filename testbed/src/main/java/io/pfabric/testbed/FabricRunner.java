@@ -51,7 +51,8 @@ public final class FabricRunner implements AutoCloseable
 
     /**
      * Open every switch of a topology, each in its namespace or, where {@code namespaceOf} gives null, in the
-     * namespace the call is made in (VXLAN-over-UDP ports on loopback need none), and start forwarding.
+     * namespace the call is made in (VXLAN-over-UDP ports on loopback need none), and start forwarding; return once
+     * every port receives.
      *
      * @param topology    the fabric.
      * @param namespaceOf the namespace of a switch by name, or null.
@@ -97,10 +98,36 @@ public final class FabricRunner implements AutoCloseable
             throw ex;
         }
         final Forwarder[] forwarders = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Forwarder[]::new);
+        final CompletableFuture<Void> receiving = new CompletableFuture<>();
         final AgentRunner runner = new AgentRunner(new ForwarderIdleStrategy(forwarders),
             error -> System.err.println("pfabric: forwarder error: " + error), null,
-            new CompositeAgent(forwarders));
+            new CompositeAgent(forwarders)
+            {
+                public void onStart()
+                {
+                    try
+                    {
+                        super.onStart();
+                        receiving.complete(null);
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        receiving.completeExceptionally(ex);
+                        throw ex;
+                    }
+                }
+            });
         AgentRunner.startOnThread(runner);
+        try
+        {
+            receiving.join();
+        }
+        catch (final CompletionException ex)
+        {
+            runner.close();
+            daemons.values().forEach(SwitchDaemon::close);
+            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
+        }
         return new FabricRunner(daemons, runner);
     }
 

@@ -89,6 +89,16 @@ public interface FramePort extends AutoCloseable
     void close();
 
     /**
+     * Make the calling thread, the data path's, the port's owner now and have its socket receiving, for a port that
+     * would otherwise do so on its first use from that thread ({@link VxlanPort}); by default nothing (the port
+     * receives from its opening). Until then a frame sent to the port is lost, so a data path calls this before it
+     * says it is ready.
+     */
+    default void claim()
+    {
+    }
+
+    /**
      * Whether the link under the port carries frames now: the interface is up and has carrier. Asks the kernel; call
      * from the owning thread, on the cold path (a switch asks every few milliseconds).
      *

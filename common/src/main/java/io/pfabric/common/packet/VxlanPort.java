@@ -26,7 +26,8 @@ import java.nio.channels.UnsupportedAddressTypeException;
  * ({@link NettyTransport}), registered with a {@link ManualIoEventLoop} that the data path's own thread runs from
  * {@link #receive}, so a frame is handled start to finish on that thread and never crosses threads.
  * <p>
- * The channel is made, registered and bound on the first call from the data path's thread; {@link #open} checks
+ * The channel is made, registered and bound by {@link #claim()} or the first call from the data path's thread, which
+ * a data path makes before it says it is ready; {@link #open} checks
  * beforehand that the transport is available and that the local address can be bound, so a bad address is reported
  * when the port is opened. All later calls must come from that same thread; {@link #close} may also come from another
  * thread once the data path has stopped.
@@ -141,6 +142,16 @@ public final class VxlanPort implements FramePort
             throw new PacketSocketException("opening " + description + ": " + ex.getMessage());
         }
         return new VxlanPort(transport, local, remote, description, vni, maxFrameLength);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Makes, registers and binds the channel on the calling thread.
+     */
+    public void claim()
+    {
+        attached();
     }
 
     /**

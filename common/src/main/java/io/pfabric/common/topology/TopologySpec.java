@@ -102,7 +102,7 @@ public record TopologySpec(int leaves, int hostsPerLeaf, int spines, int pods)
         if (namesFile(text))
         {
             throw new IllegalArgumentException("--topo here takes star:N, leafspine:LxHxS or fattree:K, not a " +
-                "topology file ('" + text + "'); 'pfabric testbed up', hostd and switchd take files");
+                "topology file ('" + text + "')");
         }
         throw new IllegalArgumentException(
             "--topo must be star:N, leafspine:LxHxS or fattree:K, not '" + text + "'");

@@ -8,9 +8,9 @@ import java.util.List;
  * The commodity-switch disciplines written as plainly as their papers state them, over lists scanned in full, to
  * check {@link StrictPriorityQueue}, {@link SpPifoQueue}, {@link PiasQueue} and {@link AifoQueue} against: which
  * frame leaves, which is dropped and why, how many were sent ahead of a more urgent one, and how many arrivals found
- * more than K bytes in their queue.
+ * more than K bytes in their queue. Public for switchd's namespace tests, which check a port's departures against it.
  */
-final class ReferenceCommodityQueue
+public final class ReferenceCommodityQueue
 {
     enum Kind
     {
@@ -21,7 +21,7 @@ final class ReferenceCommodityQueue
     {
     }
 
-    final List<Long> droppedIds = new ArrayList<>();
+    public final List<Long> droppedIds = new ArrayList<>();
     final List<DropReason> dropReasons = new ArrayList<>();
     long rankInversions;
     long markAttempts;
@@ -58,30 +58,33 @@ final class ReferenceCommodityQueue
         }
     }
 
-    static ReferenceCommodityQueue strict(final long capacityLength, final long[] thresholds, final long reserved)
+    public static ReferenceCommodityQueue strict(final long capacityLength, final long[] thresholds,
+        final long reserved)
     {
         return new ReferenceCommodityQueue(Kind.STRICT, capacityLength, thresholds.length + 1, reserved, thresholds,
             0, 0, 0, 0);
     }
 
-    static ReferenceCommodityQueue spPifo(final long capacityLength, final int queueCount, final long reserved)
+    public static ReferenceCommodityQueue spPifo(final long capacityLength, final int queueCount,
+        final long reserved)
     {
         return new ReferenceCommodityQueue(Kind.SP_PIFO, capacityLength, queueCount, reserved, null, 0, 0, 0, 0);
     }
 
-    static ReferenceCommodityQueue pias(final long capacityLength, final int queueCount, final long markingLength)
+    public static ReferenceCommodityQueue pias(final long capacityLength, final int queueCount,
+        final long markingLength)
     {
         return new ReferenceCommodityQueue(Kind.PIAS, capacityLength, queueCount, 0, null, markingLength, 0, 0, 0);
     }
 
-    static ReferenceCommodityQueue aifo(final long capacityLength, final double headroom, final int windowRanks,
+    public static ReferenceCommodityQueue aifo(final long capacityLength, final double headroom, final int windowRanks,
         final int sampleEvery)
     {
         return new ReferenceCommodityQueue(Kind.AIFO, capacityLength, 1, 0, null, 0, headroom, windowRanks,
             sampleEvery);
     }
 
-    boolean offer(final long id, final int length, final long priority, final int dscp)
+    public boolean offer(final long id, final int length, final long priority, final int dscp)
     {
         final int queue = switch (kind)
         {
@@ -130,7 +133,7 @@ final class ReferenceCommodityQueue
         return true;
     }
 
-    long take()
+    public long take()
     {
         for (final List<Frame> queue : queues)
         {

@@ -228,7 +228,8 @@ public final class AppClient implements AutoCloseable
         catch (final IOException ex)
         {
             pending.remove(requestId);
-            future.completeExceptionally(ex);
+            final IOException ended = failure;
+            future.completeExceptionally(null == ended ? ex : ended);
         }
         return future;
     }
@@ -256,7 +257,8 @@ public final class AppClient implements AutoCloseable
 
     private void read()
     {
-        try (DataInputStream in = new DataInputStream(Channels.newInputStream(channel)))
+        final DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+        try
         {
             byte[] body;
             while (null != (body = AppProtocol.readFrame(in)))
@@ -311,8 +313,25 @@ public final class AppClient implements AutoCloseable
         {
             failure = ex;
         }
+        closeQuietly(in);
         pending.values().forEach(future -> future.completeExceptionally(failure));
         pending.clear();
+    }
+
+    /**
+     * Close the connection only once its failure is recorded: {@link #isConnected()} is false from the close on, and a
+     * send after it must fail with the host's reason, not with the closed channel's.
+     */
+    private static void closeQuietly(final DataInputStream in)
+    {
+        try
+        {
+            in.close();
+        }
+        catch (final IOException ex)
+        {
+            // Closed already.
+        }
     }
 
     /**

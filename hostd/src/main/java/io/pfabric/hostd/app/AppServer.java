@@ -3,6 +3,8 @@ package io.pfabric.hostd.app;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.IncompleteFlowException;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -103,6 +105,7 @@ public final class AppServer implements AutoCloseable
     private final ServerSocketChannel server;
     private final HostDaemon host;
     private final Access access;
+    private final NanoClock clock;
     private final List<Client> clients = new CopyOnWriteArrayList<>();
     private final AtomicLong droppedMessages = new AtomicLong();
     private final AtomicLong refusedClients = new AtomicLong();
@@ -112,12 +115,14 @@ public final class AppServer implements AutoCloseable
     private final Thread acceptor;
     private final ScheduledExecutorService watcher;
 
-    private AppServer(final Path path, final ServerSocketChannel server, final HostDaemon host, final Access access)
+    private AppServer(final Path path, final ServerSocketChannel server, final HostDaemon host, final Access access,
+        final NanoClock clock)
     {
         this.path = path;
         this.server = server;
         this.host = host;
         this.access = access;
+        this.clock = clock;
         this.acceptor = new Thread(this::accept, "hostd-app-accept");
         this.acceptor.setDaemon(true);
         this.watcher = Executors.newSingleThreadScheduledExecutor(daemonThreads("hostd-app-watch"));
@@ -157,8 +162,25 @@ public final class AppServer implements AutoCloseable
      */
     public static AppServer start(final Path path, final HostDaemon host, final Access access) throws IOException
     {
+        return start(path, host, access, new SystemNanoClock());
+    }
+
+    /**
+     * Listen on a socket path (an old socket file there is replaced), timing clients' pauses inside frames by a given
+     * clock.
+     *
+     * @param path   the socket's path.
+     * @param host   the host whose transport serves the requests.
+     * @param access who may connect and the limits.
+     * @param clock  the time a client's pause is measured in; a test moves it by hand.
+     * @return the running server.
+     * @throws IOException if the socket cannot be bound or the group does not exist.
+     */
+    public static AppServer start(final Path path, final HostDaemon host, final Access access, final NanoClock clock)
+        throws IOException
+    {
         final ServerSocketChannel server = bindPrivate(path, access.groupName());
-        final AppServer appServer = new AppServer(path, server, host, access);
+        final AppServer appServer = new AppServer(path, server, host, access, clock);
         appServer.acceptor.start();
         final long periodNs = Math.max(1_000_000L, access.stallTimeoutNs() / 4);
         appServer.watcher.scheduleAtFixedRate(appServer::disconnectStalled, periodNs, periodNs, TimeUnit.NANOSECONDS);
@@ -318,7 +340,7 @@ public final class AppServer implements AutoCloseable
 
     private void disconnectStalled()
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         for (final Client client : clients)
         {
             if (client.stalled(nowNs, access.stallTimeoutNs()))
@@ -433,14 +455,14 @@ public final class AppServer implements AutoCloseable
                 public int read() throws IOException
                 {
                     final int read = super.read();
-                    lastReadNs = System.nanoTime();
+                    lastReadNs = clock.nanoTime();
                     return read;
                 }
 
                 public int read(final byte[] bytes, final int offset, final int length) throws IOException
                 {
                     final int read = super.read(bytes, offset, length);
-                    lastReadNs = System.nanoTime();
+                    lastReadNs = clock.nanoTime();
                     return read;
                 }
             };
@@ -620,7 +642,7 @@ public final class AppServer implements AutoCloseable
          */
         private synchronized void write(final byte[] body) throws IOException
         {
-            lastWriteNs = System.nanoTime();
+            lastWriteNs = clock.nanoTime();
             writingFrame = true;
             try
             {
@@ -628,7 +650,7 @@ public final class AppServer implements AutoCloseable
                 for (int offset = 0; offset < body.length; offset += WRITE_CHUNK_LENGTH)
                 {
                     out.write(body, offset, Math.min(WRITE_CHUNK_LENGTH, body.length - offset));
-                    lastWriteNs = System.nanoTime();
+                    lastWriteNs = clock.nanoTime();
                 }
             }
             finally

@@ -49,6 +49,14 @@ public interface PacketIo extends AutoCloseable
     }
 
     /**
+     * Have the I/O receiving now, from the calling thread, the one that polls it ({@link io.pfabric.common.packet.FramePort#claim()}); by
+     * default nothing (it receives from its opening).
+     */
+    default void claim()
+    {
+    }
+
+    /**
      * Cut short an {@link #await} in progress, from any thread; by default nothing (the await is a bounded park).
      */
     default void wakeup()

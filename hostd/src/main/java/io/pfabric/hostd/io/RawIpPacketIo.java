@@ -315,6 +315,14 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
     /**
      * {@inheritDoc}
      */
+    public void claim()
+    {
+        port.claim();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public void close()
     {
         port.close();

@@ -7,6 +7,7 @@ import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.testsupport.Await;
+import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,7 +163,7 @@ class AppServerAccessTest
     void clientsBeyondTheLimitAreToldAndTurnedAway() throws Exception
     {
         final Path socket = directory.resolve("h1.sock");
-        server = AppServer.start(socket, host, new AppServer.Access(null, 2, 10_000_000_000L));
+        server = AppServer.start(socket, host, new AppServer.Access(null, 2, 10_000_000_000L), new CachedNanoClock());
         final AppClient second = AppClient.connect(socket);
         try (AppClient first = AppClient.connect(socket))
         {
@@ -229,11 +230,18 @@ class AppServerAccessTest
     void aClientThatStopsInsideAFrameIsDisconnectedAndAnIdleOneIsNot() throws Exception
     {
         final Path socket = directory.resolve("h1.sock");
-        server = AppServer.start(socket, host, new AppServer.Access(null, 64, 200_000_000L));
+        final long timeoutNs = 200_000_000L;
+        final CachedNanoClock clock = new CachedNanoClock();
+        server = AppServer.start(socket, host, new AppServer.Access(null, 64, timeoutNs), clock);
         try (AppClient idle = AppClient.connect(socket); SocketChannel stalling = connectRaw(socket))
         {
             Await.await(() -> 2 == server.clients(), PATIENCE, () -> "the server took both clients");
             stalling.write(ByteBuffer.wrap(new byte[]{ 0, 0, 0, 100, AppProtocol.SEND, 0, 0, 0, 7 }));
+            Await.await(() ->
+            {
+                clock.advance(timeoutNs + 1);
+                return 1 == server.stalledClients();
+            }, PATIENCE, () -> "the server found the client paused inside its frame");
             assertEquals(-1, stalling.read(ByteBuffer.allocate(16)), "the stalled client's connection ends");
             assertEquals(1, server.stalledClients());
             assertTrue(idle.isConnected(), "a client idle between frames stays connected");
