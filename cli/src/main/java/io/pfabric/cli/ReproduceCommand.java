@@ -60,6 +60,11 @@ public final class ReproduceCommand implements Callable<Integer>
         "line of jobs.txt runs).")
     String point;
 
+    @Option(names = "--launcher", paramLabel = "COMMAND",
+        description = "How the jobs' machines run pfabric, as shell text, e.g. /opt/pfabric/pfabric (default: this " +
+            "checkout's launcher).")
+    String launcher;
+
     @Option(names = "--jobs", defaultValue = "1", paramLabel = "N",
         description = "Points run at once in this process (default: ${DEFAULT-VALUE}).")
     int jobs;
@@ -91,17 +96,19 @@ public final class ReproduceCommand implements Callable<Integer>
             return 0;
         }
         final Scale chosen = Scale.named(scale);
-        final List<String> launcher = List.of(home.resolve("pfabric").toString());
+        final String command = null == launcher ? Reproduction.shellWord(home.resolve("pfabric").toString()) :
+            launcher;
         if (null != plan)
         {
-            final Reproduction.Plan written = Reproduction.plan(plan, chosen, seed, only, commit, launcher);
+            final Reproduction.Plan written = Reproduction.plan(plan, "--plan", chosen, seed, only, commit,
+                command);
             System.err.printf("reproduce: %,d points planned in %s: run 'parallel < %s' (GNU parallel) or 'sbatch " +
                 "%s' (Slurm), then 'pfabric reproduce --collect %s'%n", written.points().size(), plan,
                 plan.resolve("jobs.txt"), plan.resolve("slurm.sh"), plan);
             return 0;
         }
         Reproduction.run(null == out ? Path.of("results", "reproduce-" + chosen.name()) : out, chosen, seed, only,
-            commit, launcher, jobs, System.err);
+            commit, command, jobs, System.err);
         return 0;
     }
 }

@@ -45,7 +45,7 @@ class LauncherToolsTest
         }
         for (final String tool : PRESENT_TOOLS)
         {
-            script(bin.resolve(tool), "exit 0");
+            script(bin.resolve(tool), "parallel".equals(tool) ? "echo 'GNU parallel 20221122'" : "exit 0");
         }
         return bin;
     }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -123,6 +124,10 @@ public final class Points
         try
         {
             Files.writeString(temp, content, StandardCharsets.UTF_8);
+            if (temp.getFileSystem().supportedFileAttributeViews().contains("posix"))
+            {
+                Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }
         finally

@@ -110,16 +110,17 @@ public final class Reproduction
      * {@code slurm.sh}. A directory planned at another scale, seed or commit is refused before anything is written.
      *
      * @param dir      the directory, created if missing.
+     * @param option   the option that named it, for errors.
      * @param scale    the scale.
      * @param seed     the seed.
      * @param only     the figures, or empty for all.
      * @param commit   the commit of the sources.
-     * @param launcher the command that runs pfabric on the machines of the jobs, as words.
+     * @param launcher the command that runs pfabric on the machines of the jobs, as shell text.
      * @return the plan.
      * @throws IOException if a file cannot be written.
      */
-    public static Plan plan(final Path dir, final Scale scale, final long seed, final List<String> only,
-        final String commit, final List<String> launcher) throws IOException
+    public static Plan plan(final Path dir, final String option, final Scale scale, final long seed,
+        final List<String> only, final String commit, final String launcher) throws IOException
     {
         final List<Figure> figures = select(scale, seed, only);
         if (Files.exists(dir.resolve(PLAN_FILE)))
@@ -128,11 +129,11 @@ public final class Reproduction
             if (!scale.name().equals(existing.getProperty("scale")) ||
                 !Long.toString(seed).equals(existing.getProperty("seed")))
             {
-                throw new IllegalArgumentException(dir + " holds a plan at scale " + existing.getProperty("scale") +
+                throw new IllegalArgumentException(option + ": " + dir + " holds a plan at scale " + existing.getProperty("scale") +
                     ", seed " + existing.getProperty("seed") + "; give another directory, or --scale " +
                     existing.getProperty("scale") + " --seed " + existing.getProperty("seed") + " to resume it");
             }
-            requireCommit(dir, existing, commit);
+            requireCommit(dir, existing, commit, option);
         }
         final Plan plan = new Plan(scale, seed, commit, figures);
         final Path absolute = dir.toAbsolutePath().normalize();
@@ -149,10 +150,9 @@ public final class Reproduction
         }
         Points.writeAtomically(absolute.resolve(PLAN_FILE), text.toString());
         final StringBuilder jobs = new StringBuilder();
-        final String prefix = String.join(" ", launcher.stream().map(Reproduction::shellWord).toList());
         for (final Point point : plan.points())
         {
-            jobs.append(prefix).append(" reproduce --out ").append(shellWord(absolute.toString()))
+            jobs.append(launcher).append(" reproduce --out ").append(shellWord(absolute.toString()))
                 .append(" --point ").append(shellWord(point.id())).append('\n');
         }
         Points.writeAtomically(absolute.resolve("jobs.txt"), jobs.toString());
@@ -187,7 +187,7 @@ public final class Reproduction
                 "with --plan " + dir + ", or run with --out " + dir);
         }
         final Properties properties = readProperties(dir);
-        requireCommit(dir, properties, commit);
+        requireCommit(dir, properties, commit, option);
         final String figures = properties.getProperty("figures", "");
         if (!FIGURE_LIST.matcher(figures).matches())
         {
@@ -244,14 +244,14 @@ public final class Reproduction
      * @param seed     the seed.
      * @param only     the figures, or empty for all.
      * @param commit   the commit of the sources.
-     * @param launcher the command that runs pfabric, for the job list.
+     * @param launcher the command that runs pfabric, as shell text, for the job list.
      * @param jobs     points run at once.
      * @param progress where to report: a line per point done, with the points and the time left.
      * @return the report's entries.
      * @throws IOException if a file cannot be read or written.
      */
     public static List<Report.Entry> run(final Path dir, final Scale scale, final long seed,
-        final List<String> only, final String commit, final List<String> launcher, final int jobs,
+        final List<String> only, final String commit, final String launcher, final int jobs,
         final PrintStream progress) throws IOException
     {
         if (jobs < 1)
@@ -259,7 +259,7 @@ public final class Reproduction
             throw new IllegalArgumentException("--jobs must be at least 1, not " + jobs);
         }
         final long startNs = System.nanoTime();
-        final Plan plan = plan(dir, scale, seed, only, commit, launcher);
+        final Plan plan = plan(dir, "--out", scale, seed, only, commit, launcher);
         final List<Point> todo = new ArrayList<>();
         final List<String> done = new ArrayList<>();
         for (final Point point : plan.points())
@@ -511,11 +511,12 @@ public final class Reproduction
         return properties;
     }
 
-    private static void requireCommit(final Path dir, final Properties plan, final String commit)
+    private static void requireCommit(final Path dir, final Properties plan, final String commit,
+        final String option)
     {
         if (!commit.equals(plan.getProperty("commit")))
         {
-            throw new IllegalArgumentException(dir + " was planned at commit " + plan.getProperty("commit") +
+            throw new IllegalArgumentException(option + ": " + dir + " was planned at commit " + plan.getProperty("commit") +
                 ", these sources are " + commit + "; their points would mix two versions: use a new directory, or " +
                 "check out " + plan.getProperty("commit"));
         }
@@ -527,7 +528,13 @@ public final class Reproduction
             ids.get(ids.size() - 1);
     }
 
-    private static String shellWord(final String word)
+    /**
+     * A word as a shell reads it back: as it is if plain, else in single quotes.
+     *
+     * @param word the word.
+     * @return the quoted word.
+     */
+    public static String shellWord(final String word)
     {
         return word.matches("[A-Za-z0-9_@%+=:,./-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
