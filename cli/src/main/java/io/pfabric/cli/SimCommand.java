@@ -61,7 +61,9 @@ import java.util.concurrent.Callable;
             "sweep' runs several loads and schemes and draws the plot; 'pfabric sim deadlines' the deadline " +
             "experiment." },
     subcommands = { SimCommand.Sweep.class, SimClassesCommand.class, SimDeadlinesCommand.class,
-        SimPdqSanityCommand.class })
+        SimPdqSanityCommand.class, SimLossByHopCommand.class, SimPriorityCommand.class,
+        SimFlowSwitchingCommand.class, SimProbeModeCommand.class, SimIncastCommand.class,
+        SimSensitivityCommand.class })
 public final class SimCommand implements Callable<Integer>
 {
     @Mixin

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * One scheme over one trace in the simulator (or, for {@code ideal}, the flow-level Ideal scheduler on the same
@@ -36,7 +37,10 @@ public final class SimRun
      */
     public static final long BASELINE_BUFFER_LENGTH = 225_000;
 
-    private static final long LIMIT_NS = 3_600_000_000_000L;
+    /**
+     * The virtual time a run gives up at: an hour.
+     */
+    public static final long LIMIT_NS = 3_600_000_000_000L;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /**
@@ -248,6 +252,34 @@ public final class SimRun
         final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
         final PrintStream progress, final TransmitObserver observer, final boolean pdqSpray) throws IOException
     {
+        return run(fabric, settings, scheme, label, trace, seed, log, progress, observer, pdqSpray, null, LIMIT_NS);
+    }
+
+    /**
+     * Run a scheme over a trace under a label, letting the caller set the simulator up (meters) before it runs and
+     * stopping at a virtual time: flows not complete by then are logged as incomplete.
+     *
+     * @param fabric   the fabric (its queue discipline is set from the scheme; pfabric and linerate keep
+     *                 pfabric-classes and its classes, else run on pfabric queues).
+     * @param settings the schemes' settings.
+     * @param scheme   one of {@link #SCHEMES}.
+     * @param label    the scheme the log names.
+     * @param trace    the flows.
+     * @param seed     of the spraying.
+     * @param log      where to write the FCT log.
+     * @param progress where to report progress.
+     * @param observer told of every transmission, or null; ideal, which has no packets, tells it nothing.
+     * @param pdqSpray PDQ sprays each packet over the paths rather than keep each flow on one.
+     * @param setUp    given the simulator before it runs, or null; ideal has none to give.
+     * @param limitNs  virtual time at which the run stops.
+     * @return what the run did.
+     * @throws IOException if the log cannot be written.
+     */
+    public static Outcome run(final SimFabric fabric, final SimSettings settings, final String scheme,
+        final String label, final List<WorkloadTrace.FlowSpec> trace, final long seed, final Path log,
+        final PrintStream progress, final TransmitObserver observer, final boolean pdqSpray,
+        final Consumer<Simulator> setUp, final long limitNs) throws IOException
+    {
         requireScheme(scheme);
         final List<String> names = hostNames(fabric);
         final long startNs = System.nanoTime();
@@ -281,7 +313,11 @@ public final class SimRun
             default -> throw new IllegalArgumentException("the simulator runs " + SCHEMES + ", not '" + scheme + "'");
         };
         simulator.transmitObserver(observer);
-        final Simulator.Result result = simulator.run(trace, LIMIT_NS,
+        if (null != setUp)
+        {
+            setUp.accept(simulator);
+        }
+        final Simulator.Result result = simulator.run(trace, limitNs,
             (completed, total, virtualNs, events, deliveredBytes, totalBytes) ->
             {
                 final double elapsedSec = (System.nanoTime() - startNs) / 1e9;

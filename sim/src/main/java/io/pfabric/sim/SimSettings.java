@@ -161,6 +161,28 @@ public record SimSettings(
     }
 
     /**
+     * These settings with pFabric's probe mode after another number of consecutive timeouts, or never.
+     *
+     * @param timeouts consecutive timeouts after which a flow only probes; {@link Integer#MAX_VALUE} for never.
+     * @return the settings.
+     * @throws IllegalArgumentException if it is below 1.
+     */
+    public SimSettings withProbeAfterTimeouts(final int timeouts)
+    {
+        final TransportConfiguration p = pfabric;
+        if (timeouts == p.probeAfterTimeouts())
+        {
+            return this;
+        }
+        final TransportConfiguration changed = new TransportConfiguration(p.segmentLength(),
+            p.initialWindowPackets(), p.maxWindowPackets(), p.timeoutNs(), timeouts, p.lineRate(), p.priorityPolicy(),
+            p.segmentsPerAck());
+        return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule,
+            tcpSackOpensWindow, origin + (Integer.MAX_VALUE == timeouts ? ", no probe mode" :
+            ", probe mode after " + timeouts + " timeouts"));
+    }
+
+    /**
      * The same settings with TCP's and DCTCP's minimum RTO or DCTCP's marking threshold given by the user.
      *
      * @param minRtoNs        the minimum (and initial) RTO, or 0 to keep it.

@@ -19,6 +19,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -162,6 +163,9 @@ public final class Simulator
     private TransmitObserver transmitObserver;
     private final PdqSettings pdqSettings;
     private final SimPdqLinks pdqLinks;
+    private final Scheme scheme;
+    private final SimPort.DropListener dropListener = this::onPortDrop;
+    private HopLossMeter hopLossMeter;
 
     /**
      * A simulation of hostd's transport (pfabric, or linerate when the configuration says so) on pFabric queues.
@@ -247,6 +251,7 @@ public final class Simulator
             throw new IllegalArgumentException("PDQ's settings go with the PDQ scheme, and only with it");
         }
         this.pdqSettings = pdqSettings;
+        this.scheme = scheme;
         this.tcpMinRtoNs = tcpMinRtoNs;
         this.tcpDupAckRule = tcpDupAckRule;
         this.tcpSackOpensWindow = tcpSackOpensWindow;
@@ -271,7 +276,8 @@ public final class Simulator
         for (int h = 0; h < hosts.length; h++)
         {
             hosts[h] = new SimHost(this, h, scheme, configuration, clock, control, sizer, packets, header);
-            nics.ports[h] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false, fabric.leafOf(h));
+            nics.ports[h] = port(kind, fabric.edgeRateBitsPerSec(), fabric.edgeDelayNs(), false, fabric.leafOf(h),
+                PortRole.NIC);
         }
         switches[switches.length - 1] = nics;
         if (fabric.isFatTree())
@@ -382,8 +388,62 @@ public final class Simulator
     private SimPort port(final DisciplineSpec kind, final long rateBitsPerSec, final long delayNs,
         final boolean towardHost, final int peer)
     {
-        return new SimPort(kind, fabric, ecnThresholdLength, rateBitsPerSec, delayNs, towardHost, peer, packets,
-            storedLength, handleOffsetInStored);
+        return port(kind, rateBitsPerSec, delayNs, towardHost, peer, towardHost ? PortRole.LAST_HOP : PortRole.CORE);
+    }
+
+    private SimPort port(final DisciplineSpec kind, final long rateBitsPerSec, final long delayNs,
+        final boolean towardHost, final int peer, final PortRole role)
+    {
+        return new SimPort(kind, fabric, ecnThresholdLength, rateBitsPerSec, delayNs, towardHost, peer, role, packets,
+            storedLength, handleOffsetInStored, dropListener);
+    }
+
+    /**
+     * Count the next run's data packets sent and dropped by flow size and port role.
+     *
+     * @param meter the meter, or null for none.
+     * @throws IllegalStateException if the hosts do not run hostd's transport, whose headers carry the flow size.
+     */
+    public void hopLossMeter(final HopLossMeter meter)
+    {
+        if (null != meter && Scheme.PFABRIC != scheme && Scheme.LINERATE != scheme)
+        {
+            throw new IllegalStateException("the loss by hop is measured for pfabric and linerate, not " + scheme);
+        }
+        hopLossMeter = meter;
+    }
+
+    /**
+     * Packets the ports of a role dropped, from their queues' counters.
+     *
+     * @param role the role.
+     * @return packets, data and ACKs alike.
+     */
+    public long droppedPackets(final PortRole role)
+    {
+        long dropped = 0;
+        for (final SimSwitch sw : switches)
+        {
+            for (final SimPort port : sw.ports)
+            {
+                dropped += role == port.role ? port.queue.counters().droppedPackets() : 0;
+            }
+        }
+        return dropped;
+    }
+
+    private void onPortDrop(final PortRole role, final int packet)
+    {
+        if (null != hopLossMeter && packets.payloadLength(packet) > 0)
+        {
+            hopLossMeter.onDropped(role, flowSizeBytes(packet));
+        }
+    }
+
+    private long flowSizeBytes(final int packet)
+    {
+        return packets.frame(packet).getInt(FRAME_OVERHEAD + PfabricHeaderFlyweight.FLOW_SIZE_FIELD_OFFSET,
+            ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL;
     }
 
     /**
@@ -821,6 +881,10 @@ public final class Simulator
     void onHostSend(final int host, final int packet)
     {
         sentPackets++;
+        if (null != hopLossMeter && packets.payloadLength(packet) > 0)
+        {
+            hopLossMeter.onSent(flowSizeBytes(packet));
+        }
         offer(switches.length - 1, host, packet);
     }
 
