@@ -1,5 +1,8 @@
 package io.pfabric.sim.reproduce;
 
+import io.pfabric.hostd.transport.PriorityPolicy;
+import io.pfabric.sim.PriorityExperiment;
+import io.pfabric.sim.ProbeModeExperiment;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -14,7 +17,8 @@ import java.util.Map;
 /**
  * The registry of the paper's figures (§5-§6): one entry each, in the paper's order. An entry names its points for a
  * scale and seed and says how its table, plot and verdict follow from their results; the verdict is always computed
- * by the rule the entry states. Figures the project cannot run yet are listed with the reason.
+ * by the rule the entry states. A figure the project cannot run is listed with the reason
+ * ({@link Figure#notAvailable}).
  * <p>
  * To register a figure: add its points (a {@link Point} of its own, or {@link FctPoint} and {@link DeadlinePoint}
  * with other settings) and one {@link Figure} to {@link #all}, with a rule over its numbers.
@@ -44,12 +48,13 @@ public final class Figures
     public static final double DEADLINE_LOAD = 0.6;
 
     private static final List<String> WORKLOADS = List.of("websearch", "datamining");
+    private static final List<String> INCAST_SCHEMES = List.of("pfabric", "pdq", "dctcp", "tcp");
+    private static final List<PriorityPolicy> PRIORITIES = List.of(PriorityPolicy.BYTES_SENT,
+        PriorityPolicy.FLOW_SIZE);
     private static final List<String> BASELINES = List.of("pdq", "dctcp", "tcp");
     private static final double NEAR_IDEAL = 1.25;
     private static final int PANEL_WIDTH = 520;
     private static final int PANEL_HEIGHT = 380;
-    private static final String MICRO = "not in the project yet: the micro-experiments (issue 30, item 1) are being " +
-        "built as named experiments in module sim; once one is, it is registered here";
 
     private Figures()
     {
@@ -107,16 +112,56 @@ public final class Figures
                 strict.add(new FctPoint("websearch", "pfabric", discipline, load, scale.flows("websearch"), seed));
             }
         }
+        final List<Point> incast = new ArrayList<>();
+        for (final String scheme : INCAST_SCHEMES)
+        {
+            incast.add(new MicroPoints.Incast(scheme, scale.micro().incastSenders(), scale.micro().incastBytes(),
+                scale.micro().incastRequests(), seed));
+        }
+        final List<Point> sensitivity = new ArrayList<>();
+        for (final double buffer : scale.micro().sensitivityBuffers())
+        {
+            sensitivity.add(new MicroPoints.Sensitivity(buffer, scale.micro().sensitivityRtts(),
+                scale.micro().sensitivityFlows(), seed));
+        }
+        final List<Point> priority = new ArrayList<>();
+        for (final String workload : WORKLOADS)
+        {
+            for (final double load : scale.loads())
+            {
+                for (final PriorityPolicy policy : PRIORITIES)
+                {
+                    priority.add(new MicroPoints.Priority(workload, policy, load, scale.flows(workload), seed));
+                }
+                for (final String scheme : List.of("pfabric", "pdq", "ideal"))
+                {
+                    priority.add(new FctPoint(workload, scheme, "pfabric", load, scale.flows(workload), seed));
+                }
+            }
+        }
         return List.of(
-            Figure.notAvailable("5a", "seamless flow switching: five 20 MB flows to one host, throughput over time",
+            new Figure("5a", "seamless flow switching: five flows of one size start together towards one host",
                 "As recalled: pFabric switches the link from flow to flow in SRPT order with no loss of throughput, " +
-                "and the last flow ends close to the ideal 100 MB / 10 Gb/s.", MICRO + " as flow-switching"),
-            Figure.notAvailable("5b", "loss rate of 1 to 50 long-lived flows into one port, with and without probe " +
-                "mode", "As recalled: without probe mode the loss rate climbs with the number of flows; probe mode " +
-                "keeps it low.", MICRO + " as probe-mode"),
-            Figure.notAvailable("6", "incast: request completion time and flow FCT against the number of senders",
-                "As recalled: pFabric's request completion time stays close to the best possible up to 50 senders, " +
-                "unlike TCP-DropTail's.", MICRO + " as incast"),
+                "and the last flow ends close to the ideal (all bytes at line rate).",
+                "agrees if the last flow ends within 10% of the ideal and the flows end one after another, the " +
+                "first by 30% of the last's time (sharing the link fairly, all would end together).",
+                List.of(new MicroPoints.FlowSwitching(scale.micro().switchingBytes(), seed)),
+                Figures::switchingSection, null),
+            new Figure("5b", "loss rate of long-lived flows into one port, with and without probe mode",
+                "As recalled: without probe mode the loss rate climbs with the number of flows; probe mode " +
+                "keeps it low.",
+                "agrees if with probe mode (after 5 timeouts) the loss rate is below 10% at every flow count, and " +
+                "at the largest count below the loss rate without it.",
+                List.of(new MicroPoints.ProbeMode(5, scale.micro().probeFlowCounts(),
+                    scale.micro().probeDurationNs(), seed), new MicroPoints.ProbeMode(ProbeModeExperiment.OFF,
+                    scale.micro().probeFlowCounts(), scale.micro().probeDurationNs(), seed)),
+                Figures::probeSection, null),
+            new Figure("6", "incast: request completion time and flow FCT against the number of senders",
+                "As recalled: pFabric's request completion time stays close to the best possible as the senders " +
+                "grow, unlike TCP-DropTail's.",
+                "agrees if at every sender count pfabric's mean request completion time is at most 1.25 x the " +
+                "ideal (every byte at line rate), and at the largest count at most tcp's.", incast,
+                results -> incastSection(results, scale), null),
             new Figure("7", "overall average normalized FCT against load, web search and data mining",
                 "As recalled: pFabric's overall average FCT is close to Ideal's at every load of both workloads and " +
                 "below PDQ's, DCTCP's and TCP-DropTail's.",
@@ -150,15 +195,22 @@ public final class Figures
                 "agrees if, at every mean deadline of both workloads, the flows without deadlines have a mean " +
                 "normalized FCT under pfabric-edf within 10% of pfabric's and below dctcp's and tcp's.",
                 deadlines, results -> deadlineSection(results, scale, false), null),
-            Figure.notAvailable("12", "sensitivity to buffer size (0.5-5 x BDP) and timeout (2-20 x RTT), web " +
-                "search at 0.8", "As recalled: pFabric is insensitive to buffer size and timeout over wide ranges.",
-                MICRO + " as sensitivity"),
-            Figure.notAvailable("13", "loss rate by flow size at the source NIC, the core and the last hop",
+            new Figure("12", "sensitivity to buffer size and timeout: web search at 0.8",
+                "As recalled: pFabric is insensitive to buffer size and timeout over wide ranges.",
+                "agrees if every setting with a buffer of at least 1 BDP and a timeout of 3 to 10 RTT has a mean " +
+                "normalized FCT within 20% of the best setting's.", sensitivity,
+                results -> sensitivitySection(results, scale), null),
+            new Figure("13", "loss rate by flow size at the source NIC, the core and the last hop, web search at 0.8",
                 "As recalled: pFabric's losses are mostly at the last hop and fall on large flows.",
-                MICRO + " as loss-by-hop"),
-            Figure.notAvailable("14", "priority = bytes sent, flow size or remaining size, with PDQ and Ideal",
-                "As recalled: flow size does as well as remaining size, and bytes sent somewhat worse.",
-                MICRO + " as priority"),
+                "agrees if the last hop drops more packets than the NICs and the core together, and its loss rate " +
+                "for the largest flows exceeds that for the smallest.",
+                List.of(new MicroPoints.LossByHop(scale.micro().lossFlows(), seed)), Figures::lossSection, null),
+            new Figure("14", "priority = bytes sent, flow size or remaining size, with PDQ and Ideal, against load",
+                "As recalled: flow size does about as well as remaining size, and bytes sent (no knowledge of " +
+                "sizes) somewhat worse.",
+                "agrees if at every load of both workloads pfabric with flow size is within 10% of pfabric with " +
+                "remaining size, and pfabric with bytes sent is no better than with remaining size (mean of all " +
+                "flows).", priority, results -> prioritySection(results, scale), null),
             new Figure("15", "§6.1 model, two strict-priority queues: normalized FCT against the threshold, web " +
                 "search", "As recalled: near its best value the FCT is not very sensitive to the threshold.",
                 "agrees if, at every load, the thresholds whose predicted mean normalized FCT is within 10% of the " +
@@ -583,5 +635,261 @@ public final class Figures
         }
         return new Figure.Section(header, rows, charts, 2, failures.isEmpty(), failures.isEmpty() ?
             "Every load passes." : "Fails where " + where(failures) + ".");
+    }
+
+    private static Figure.Section switchingSection(final Figure.Results results)
+    {
+        final List<String[]> lines = results.lines("micro/flow-switching");
+        final Map<String, List<Double>> times = new LinkedHashMap<>();
+        final Map<String, List<Double>> gbps = new LinkedHashMap<>();
+        final Map<String, Double> ends = new LinkedHashMap<>();
+        double ideal = Double.NaN;
+        for (final String[] line : lines)
+        {
+            times.computeIfAbsent(line[0], k -> new ArrayList<>()).add(Double.parseDouble(line[1]));
+            gbps.computeIfAbsent(line[0], k -> new ArrayList<>()).add(Double.parseDouble(line[2]));
+            ends.put(line[0], Double.parseDouble(line[3]));
+            ideal = Double.parseDouble(line[4]);
+        }
+        final XYChart chart = chart("each flow's throughput", "time (ms)", "Gb/s");
+        final List<List<String>> rows = new ArrayList<>();
+        double first = Double.POSITIVE_INFINITY;
+        double last = 0;
+        boolean complete = true;
+        for (final String flow : times.keySet())
+        {
+            chart.addSeries("flow " + flow, times.get(flow), gbps.get(flow)).setMarker(SeriesMarkers.NONE);
+            final double end = ends.get(flow);
+            complete &= end > 0;
+            first = Math.min(first, end);
+            last = Math.max(last, end);
+            rows.add(List.of(flow, num(end), num(ideal)));
+        }
+        final boolean agrees = complete && last <= 1.1 * ideal && first <= 0.3 * last;
+        return new Figure.Section(List.of("flow", "end (ms)", "ideal end of the last (ms)"), rows, List.of(chart), 1,
+            agrees, String.format(Locale.ROOT, "The last flow ends at %s ms against the ideal %s ms (%.3f x); the " +
+                "first at %s ms, %.2f of the last's time%s.", num(last), num(ideal), last / ideal, num(first),
+                first / last, complete ? "" : "; some flow never ended"));
+    }
+
+    private static Figure.Section probeSection(final Figure.Results results)
+    {
+        final String on = "micro/probe-mode/after-5";
+        final String off = "micro/probe-mode/off";
+        final List<List<String>> rows = new ArrayList<>();
+        final List<Double> counts = new ArrayList<>();
+        final List<Double> lossOn = new ArrayList<>();
+        final List<Double> lossOff = new ArrayList<>();
+        final List<String> failures = new ArrayList<>();
+        for (final String[] line : results.lines(on))
+        {
+            final double with = Double.parseDouble(line[1]);
+            final double without = results.value(off, 0, line[0], "loss_rate");
+            counts.add(Double.parseDouble(line[0]));
+            lossOn.add(with);
+            lossOff.add(without);
+            rows.add(List.of(line[0], num(with), num(without)));
+            if (!(with < 0.1))
+            {
+                failures.add(String.format(Locale.ROOT, "%s flows: %s with probe mode", line[0], num(with)));
+            }
+        }
+        final int lastIndex = counts.size() - 1;
+        if (!(lossOn.get(lastIndex) < lossOff.get(lastIndex)))
+        {
+            failures.add(String.format(Locale.ROOT, "%.0f flows: %s with probe mode, %s without", counts.get(lastIndex),
+                num(lossOn.get(lastIndex)), num(lossOff.get(lastIndex))));
+        }
+        final XYChart chart = chart("loss rate", "long-lived flows", "loss rate");
+        series(chart, "probe mode after 5 timeouts", counts, lossOn);
+        series(chart, "no probe mode", counts, lossOff);
+        return new Figure.Section(List.of("flows", "loss with probe mode", "loss without"), rows, List.of(chart), 1,
+            failures.isEmpty(), failures.isEmpty() ? String.format(Locale.ROOT, "At %.0f flows the loss rate is %s " +
+                "with probe mode and %s without.", counts.get(lastIndex), num(lossOn.get(lastIndex)),
+                num(lossOff.get(lastIndex))) : "Fails where " + where(failures) + ".");
+    }
+
+    private static Figure.Section incastSection(final Figure.Results results, final Scale scale)
+    {
+        final List<String> header = new ArrayList<>(List.of("metric", "senders", "ideal"));
+        header.addAll(INCAST_SCHEMES);
+        final List<List<String>> rows = new ArrayList<>();
+        final List<XYChart> charts = new ArrayList<>();
+        final List<String> failures = new ArrayList<>();
+        final List<Double> xs = new ArrayList<>();
+        for (final int senders : scale.micro().incastSenders())
+        {
+            xs.add((double)senders);
+        }
+        for (final String column : List.of("request_mean_ms", "flow_mean_ms"))
+        {
+            final String label = column.startsWith("request") ? "request completion (ms)" : "flow FCT (ms)";
+            final XYChart chart = chart(label, "senders", "ms");
+            final Map<String, List<Double>> byScheme = new LinkedHashMap<>();
+            for (final int senders : scale.micro().incastSenders())
+            {
+                final String key = Integer.toString(senders);
+                final double ideal = results.value("micro/incast/pfabric", 0, key, "ideal_request_ms");
+                final List<String> row = new ArrayList<>(List.of(label, key, num(ideal)));
+                for (final String scheme : INCAST_SCHEMES)
+                {
+                    final double value = results.value("micro/incast/" + scheme, 0, key, column);
+                    row.add(num(value));
+                    byScheme.computeIfAbsent(scheme, k -> new ArrayList<>()).add(value);
+                }
+                rows.add(row);
+                if (column.startsWith("request"))
+                {
+                    final double pfabric = results.value("micro/incast/pfabric", 0, key, column);
+                    final double tcp = results.value("micro/incast/tcp", 0, key, column);
+                    final boolean largest = senders == scale.micro().incastSenders()
+                        .get(scale.micro().incastSenders().size() - 1);
+                    if (!(pfabric <= NEAR_IDEAL * ideal && (!largest || pfabric <= tcp)))
+                    {
+                        failures.add(String.format(Locale.ROOT, "%d senders: pfabric %s ms, ideal %s, tcp %s",
+                            senders, num(pfabric), num(ideal), num(tcp)));
+                    }
+                }
+            }
+            for (final Map.Entry<String, List<Double>> entry : byScheme.entrySet())
+            {
+                series(chart, entry.getKey(), xs, entry.getValue());
+            }
+            charts.add(chart);
+        }
+        return new Figure.Section(header, rows, charts, 2, failures.isEmpty(), failures.isEmpty() ?
+            "Every sender count passes." : "Fails where " + where(failures) + ".");
+    }
+
+    private static Figure.Section sensitivitySection(final Figure.Results results, final Scale scale)
+    {
+        final List<List<String>> rows = new ArrayList<>();
+        final XYChart mean = chart("all flows: mean", "timeout (RTTs)", "normalized FCT");
+        final XYChart p99 = chart("(0, 100KB]: p99", "timeout (RTTs)", "normalized FCT");
+        double best = Double.POSITIVE_INFINITY;
+        final List<double[]> cells = new ArrayList<>();
+        for (final double buffer : scale.micro().sensitivityBuffers())
+        {
+            final String id = new MicroPoints.Sensitivity(buffer, List.of(), 1, 1).id();
+            final List<Double> means = new ArrayList<>();
+            final List<Double> p99s = new ArrayList<>();
+            for (final double rtts : scale.micro().sensitivityRtts())
+            {
+                final String key = Points.loadLabel(rtts);
+                final double value = results.value(id, 0, key, "mean");
+                final double tail = results.value(id, 0, key, "small_p99");
+                means.add(value);
+                p99s.add(tail);
+                best = Math.min(best, value);
+                cells.add(new double[]{ buffer, rtts, value });
+                rows.add(List.of(Points.loadLabel(buffer), key, num(value), num(tail)));
+            }
+            series(mean, "buffer " + Points.loadLabel(buffer) + " BDP", scale.micro().sensitivityRtts(), means);
+            series(p99, "buffer " + Points.loadLabel(buffer) + " BDP", scale.micro().sensitivityRtts(), p99s);
+        }
+        final List<String> failures = new ArrayList<>();
+        for (final double[] cell : cells)
+        {
+            if (cell[0] >= 1 && cell[1] >= 3 && cell[1] <= 10 && !(cell[2] <= 1.2 * best))
+            {
+                failures.add(String.format(Locale.ROOT, "buffer %s BDP, timeout %s RTT: %s against the best %s",
+                    Points.loadLabel(cell[0]), Points.loadLabel(cell[1]), num(cell[2]), num(best)));
+            }
+        }
+        return new Figure.Section(List.of("buffer (BDP)", "timeout (RTT)", "all flows: mean", "(0, 100KB]: p99"),
+            rows, List.of(mean, p99), 2, failures.isEmpty(), failures.isEmpty() ? String.format(Locale.ROOT,
+                "Every such setting is within 20%% of the best, %s.", num(best)) : "Fails where " + where(failures) +
+                ".");
+    }
+
+    private static Figure.Section lossSection(final Figure.Results results)
+    {
+        final List<String[]> lines = results.lines("micro/loss-by-hop");
+        final List<List<String>> rows = new ArrayList<>();
+        final List<Double> xs = new ArrayList<>();
+        final List<List<Double>> losses = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        long nic = 0;
+        long core = 0;
+        long last = 0;
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final String[] line = lines.get(i);
+            xs.add(i + 1.0);
+            for (int role = 0; role < 3; role++)
+            {
+                losses.get(role).add(Double.parseDouble(line[3 + role]));
+            }
+            nic += Long.parseLong(line[6]);
+            core += Long.parseLong(line[7]);
+            last += Long.parseLong(line[8]);
+            rows.add(List.of(line[0], line[1], line[2], num(Double.parseDouble(line[3])),
+                num(Double.parseDouble(line[4])), num(Double.parseDouble(line[5]))));
+        }
+        final XYChart chart = chart("loss rate by flow size bin (1 = smallest)", "size bin", "loss rate");
+        final String[] roles = { "source NIC", "core", "last hop" };
+        for (int role = 0; role < 3; role++)
+        {
+            series(chart, roles[role], xs, losses.get(role));
+        }
+        final double smallest = losses.get(2).get(0);
+        final double largest = losses.get(2).get(losses.get(2).size() - 1);
+        final boolean agrees = last > nic + core && largest > smallest;
+        return new Figure.Section(List.of("flow size", "flows", "packets sent", "NIC loss", "core loss",
+            "last-hop loss"), rows, List.of(chart), 1, agrees, String.format(Locale.ROOT, "Packets dropped: %,d at " +
+            "the last hop, %,d at NICs, %,d in the core; last-hop loss %s for the smallest flows, %s for the largest.",
+            last, nic, core, num(smallest), num(largest)));
+    }
+
+    private static Figure.Section prioritySection(final Figure.Results results, final Scale scale)
+    {
+        final List<String> labels = List.of("pfabric-bytes-sent", "pfabric-size", "pfabric", "pdq", "ideal");
+        final List<String> header = new ArrayList<>(List.of("workload", "load"));
+        header.addAll(labels);
+        final List<List<String>> rows = new ArrayList<>();
+        final List<XYChart> charts = new ArrayList<>();
+        final List<String> failures = new ArrayList<>();
+        for (final String workload : WORKLOADS)
+        {
+            final XYChart chart = chart(workload + ": all flows, mean", "load", "normalized FCT");
+            final Map<String, List<Double>> byLabel = new LinkedHashMap<>();
+            for (final double load : scale.loads())
+            {
+                final Map<String, Double> values = new LinkedHashMap<>();
+                for (final PriorityPolicy policy : PRIORITIES)
+                {
+                    final String id = new MicroPoints.Priority(workload, policy, load, 1, 1).id();
+                    values.put(PriorityExperiment.schemeName(policy), Double.parseDouble(results.lines(id).get(0)[1]));
+                }
+                for (final String scheme : List.of("pfabric", "pdq", "ideal"))
+                {
+                    values.put(scheme, results.fct(FctPoint.id(workload, scheme, load), "all", "mean"));
+                }
+                final List<String> row = new ArrayList<>(List.of(workload, Points.loadLabel(load)));
+                for (final String label : labels)
+                {
+                    row.add(num(values.get(label)));
+                    byLabel.computeIfAbsent(label, k -> new ArrayList<>()).add(values.get(label));
+                }
+                rows.add(row);
+                final double remaining = values.get("pfabric");
+                if (!(Math.abs(values.get("pfabric-size") / remaining - 1) <= 0.1))
+                {
+                    failures.add(String.format(Locale.ROOT, "%s at %s: size %s, remaining %s", workload,
+                        Points.loadLabel(load), num(values.get("pfabric-size")), num(remaining)));
+                }
+                if (!(values.get("pfabric-bytes-sent") >= remaining))
+                {
+                    failures.add(String.format(Locale.ROOT, "%s at %s: bytes sent %s, remaining %s", workload,
+                        Points.loadLabel(load), num(values.get("pfabric-bytes-sent")), num(remaining)));
+                }
+            }
+            for (final Map.Entry<String, List<Double>> entry : byLabel.entrySet())
+            {
+                series(chart, entry.getKey(), scale.loads(), entry.getValue());
+            }
+            charts.add(chart);
+        }
+        return new Figure.Section(header, rows, charts, 2, failures.isEmpty(), failures.isEmpty() ?
+            "Every load of both workloads passes." : "Fails where " + where(failures) + ".");
     }
 }
