@@ -361,8 +361,8 @@ public final class Reproduction
                     Points.resultFile(dir, point.id()));
             }
         }
-        return report(dir, plan, String.format(Locale.ROOT, "%.1f minutes for the points done, summed (run as " +
-            "jobs, collected)", summedSeconds(dir, plan) / 60), progress);
+        return report(dir, plan, String.format(Locale.ROOT, "%.1f minutes for the points done, summed from " +
+            "their own timings (collected)", summedSeconds(dir, plan) / 60), progress);
     }
 
     private static List<Report.Entry> report(final Path dir, final Plan plan, final String wallTime,
