@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
     subcommands = {
         DemoCommand.class, SwitchdCommand.class, SwitchctlCommand.class, HostdCommand.class, ControllerdCommand.class, SendCommand.class,
         RecvCommand.class, TcpdCommand.class, TestbedCommand.class, MonitorCommand.class, TopCommand.class, TraceCommand.class, IdealCommand.class,
-        ThresholdsCommand.class, CombineCommand.class,
+        ThresholdsCommand.class, CombineCommand.class, ReproduceCommand.class,
         AnalyzeCommand.class, ExperimentCommand.class, SimCommand.class, SoakCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class },

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LauncherToolsTest
 {
     private static final Path LAUNCHER = Path.of("..", "pfabric").toAbsolutePath().normalize();
-    private static final List<String> PRESENT_TOOLS = List.of("mvn", "ip", "ping", "trafgen", "mn", "tshark", "promtool");
+    private static final List<String> PRESENT_TOOLS = List.of("mvn", "ip", "ping", "trafgen", "mn", "tshark", "promtool", "parallel");
     private static final List<String> SHELL_TOOLS = List.of("dirname", "sed", "head", "tail", "sort", "tr", "mkdir", "cat");
 
     @TempDir
@@ -45,7 +45,7 @@ class LauncherToolsTest
         }
         for (final String tool : PRESENT_TOOLS)
         {
-            script(bin.resolve(tool), "exit 0");
+            script(bin.resolve(tool), "parallel".equals(tool) ? "echo 'GNU parallel 20221122'" : "exit 0");
         }
         return bin;
     }

@@ -184,7 +184,7 @@ public record SimSettings(
             p.segmentsPerAck());
         return new SimSettings(baseRttNs, changed, tcpMinRtoNs, ecnThresholdLength, tcpDupAckRule,
             tcpSackOpensWindow, origin + (Integer.MAX_VALUE == timeouts ? ", no probe mode" :
-            ", probe mode after " + timeouts + " timeouts"));
+            ", probe mode after " + timeouts + " timeouts"), pias);
     }
 
     /**
