@@ -13,7 +13,6 @@ import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
-import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.TraceFile;
 import io.pfabric.hostd.workload.WorkloadMix;
@@ -161,34 +160,9 @@ public final class ClassExperiment
     private ProgressBar progress;
     private HostdReplay hosts;
     private volatile boolean stopped;
-    private volatile Experiment.Observer observer = new Experiment.Observer()
-    {
-    };
-    private volatile FabricMetrics published;
+    private final PublishingObserver observers = new PublishingObserver();
     private Path publishDirectory;
     private String publishName;
-    private final Experiment.Observer observers = new Experiment.Observer()
-    {
-        public void onFabric(final Topology fabric, final FabricRunner switches)
-        {
-            final FabricMetrics metrics = published;
-            if (null != metrics)
-            {
-                metrics.onFabric(fabric, switches);
-            }
-            observer.onFabric(fabric, switches);
-        }
-
-        public void onHosts(final List<HostDaemon> started)
-        {
-            final FabricMetrics metrics = published;
-            if (null != metrics)
-            {
-                metrics.onHosts(started);
-            }
-            observer.onHosts(started);
-        }
-    };
 
     /**
      * An experiment.
@@ -241,7 +215,7 @@ public final class ClassExperiment
      */
     public ClassExperiment observe(final Experiment.Observer newObserver)
     {
-        observer = newObserver;
+        observers.observe(newObserver);
         return this;
     }
 
@@ -253,7 +227,7 @@ public final class ClassExperiment
         }
         try
         {
-            published = teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology));
+            observers.publish(teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology)));
         }
         catch (final IllegalStateException ex)
         {

@@ -136,44 +136,9 @@ public final class Experiment
     private final HostdReplay hosts;
     private volatile boolean stopped;
     private final String prefix;
-    private volatile Observer observer = new Observer()
-    {
-    };
-    private volatile FabricMetrics published;
+    private final PublishingObserver observers = new PublishingObserver();
     private Path publishDirectory;
     private String publishName;
-    private final Observer observers = new Observer()
-    {
-        public void onFabric(final Topology fabric, final FabricRunner switches)
-        {
-            final FabricMetrics metrics = published;
-            if (null != metrics)
-            {
-                metrics.onFabric(fabric, switches);
-            }
-            observer.onFabric(fabric, switches);
-        }
-
-        public void onHosts(final List<HostDaemon> started)
-        {
-            final FabricMetrics metrics = published;
-            if (null != metrics)
-            {
-                metrics.onHosts(started);
-            }
-            observer.onHosts(started);
-        }
-
-        public void onTcpHosts(final List<String> names, final List<TcpReplay> replays)
-        {
-            final FabricMetrics metrics = published;
-            if (null != metrics)
-            {
-                metrics.onTcpHosts(names, replays);
-            }
-            observer.onTcpHosts(names, replays);
-        }
-    };
     private PathRtts rtts;
     private String tcpSettings;
     private final Map<String, Fidelity> fidelity = new LinkedHashMap<>();
@@ -223,7 +188,7 @@ public final class Experiment
      */
     public Experiment observe(final Observer newObserver)
     {
-        observer = newObserver;
+        observers.observe(newObserver);
         return this;
     }
 
@@ -535,7 +500,7 @@ public final class Experiment
         }
         try
         {
-            published = teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology));
+            observers.publish(teardown.add(FabricMetrics.publish(publishDirectory, publishName, topology)));
         }
         catch (final IllegalStateException ex)
         {
