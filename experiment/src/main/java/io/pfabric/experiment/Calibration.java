@@ -207,7 +207,8 @@ public final class Calibration
     }
 
     /**
-     * The load calibrated at: the largest of the settings', the most the machine is asked for.
+     * The load calibrated at: the largest of the settings', the most the machine is asked for. The settings hold at
+     * least one load (ExperimentSettings refuses none), so the maximum exists.
      */
     private static double load(final ExperimentSettings settings)
     {

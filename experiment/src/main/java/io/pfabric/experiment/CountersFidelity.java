@@ -63,6 +63,10 @@ public final class CountersFidelity
             idleMin, now.idleSince(atStart), FidelityMonitor.loadAverage(), switchesRead, !hosts.isEmpty());
     }
 
+    /**
+     * The largest sample of a family, or 0 when the file has none (a switches file without that forwarder gauge:
+     * no stall measured).
+     */
     private static double maxOf(final PrometheusText text, final String name)
     {
         return text.samples().stream().filter(s -> s.name().equals(name))
