@@ -1,5 +1,6 @@
 package io.pfabric.testbed;
 
+import io.pfabric.common.os.Commands;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
 
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -210,9 +212,16 @@ public final class StandingTestbed
         }
         finally
         {
-            if (!done)
+            try
             {
-                making.removeAll();
+                if (!done)
+                {
+                    making.removeAll();
+                }
+            }
+            finally
+            {
+                making.stopped();
             }
             try
             {
@@ -261,6 +270,8 @@ public final class StandingTestbed
     private final class Making
     {
         private final PrintStream err;
+        private final Thread builder = Thread.currentThread();
+        private final CountDownLatch stopped = new CountDownLatch(1);
         private volatile Process switches;
 
         Making(final PrintStream err)
@@ -268,9 +279,31 @@ public final class StandingTestbed
             this.err = err;
         }
 
+        /**
+         * The thread running {@link #up} makes nothing more.
+         */
+        void stopped()
+        {
+            stopped.countDown();
+        }
+
+        /**
+         * On SIGINT: stop the thread running {@link #up} (its command in flight fails, interrupted) and wait until it
+         * makes nothing more, for at most one command's time, so that no namespace appears after the passes of
+         * {@link #removeAll}; then remove what it made.
+         */
         void interrupted()
         {
+            builder.interrupt();
             ProcessHandle.current().children().forEach(ProcessHandle::destroyForcibly);
+            try
+            {
+                stopped.await(Commands.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
             final int removed = removeAll();
             err.println("pfabric testbed: interrupted; removed the " + removed + " namespaces made so far");
             err.flush();

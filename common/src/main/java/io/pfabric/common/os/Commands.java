@@ -10,7 +10,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Commands
 {
-    private static final long TIMEOUT_SECONDS = 60;
+    /**
+     * The longest a command may take before it is killed and fails.
+     */
+    public static final long TIMEOUT_SECONDS = 60;
 
     private Commands()
     {
