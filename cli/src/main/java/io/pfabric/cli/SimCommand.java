@@ -21,11 +21,17 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code pfabric sim}: the packet-level simulator, one scheme at one load; {@code pfabric sim sweep}: many.
@@ -98,7 +104,7 @@ public final class SimCommand implements Callable<Integer>
             return SyncSweep.run(options, List.of(load), List.of(scheme), format, System.out, System.err);
         }
         final boolean csv = OutputFormats.isCsv(format);
-        final List<ResultsTable.Line> lines = runAll(options, List.of(load), List.of(scheme), System.err);
+        final List<ResultsTable.Line> lines = runAll(options, List.of(load), List.of(scheme), 1, System.err);
         if (csv)
         {
             ResultsTable.printCsv(System.out, lines, true);
@@ -141,17 +147,26 @@ public final class SimCommand implements Callable<Integer>
             description = "table (default) or csv: " + ResultsTable.CSV_HEADER + ".")
         String format;
 
+        @Option(names = "--jobs", defaultValue = "1", paramLabel = "N",
+            description = "Runs (one scheme at one load) simulated at once, each on a thread of its own; the files " +
+                "are the same whatever N (default: ${DEFAULT-VALUE}).")
+        int jobs;
+
         /**
          * {@inheritDoc}
          */
         public Integer call() throws IOException
         {
+            if (jobs < 1)
+            {
+                throw new IllegalArgumentException("--jobs must be at least 1, not " + jobs);
+            }
             if (SyncSweep.applies(options, schemes))
             {
                 return SyncSweep.run(options, loads, schemes, format, System.out, System.err);
             }
             final boolean csv = OutputFormats.isCsv(format);
-            final List<ResultsTable.Line> lines = runAll(options, loads, schemes, System.err);
+            final List<ResultsTable.Line> lines = runAll(options, loads, schemes, jobs, System.err);
             FctPlot.write(lines, String.format(Locale.ROOT, "simulated normalized FCT: %s on %s, %,d flows per " +
                 "point", options.workloadLabel(), options.topo(), options.flows),
                 options.out.resolve("fct-vs-load.png"));
@@ -168,7 +183,7 @@ public final class SimCommand implements Callable<Integer>
     }
 
     static List<ResultsTable.Line> runAll(final SimOptions options, final List<Double> loads,
-        final List<String> schemes, final PrintStream progress) throws IOException
+        final List<String> schemes, final int jobs, final PrintStream progress) throws IOException
     {
         if (null == options.out)
         {
@@ -210,7 +225,8 @@ public final class SimCommand implements Callable<Integer>
         rtts.write(options.out.resolve("base-rtt.csv"));
         final List<Double> runLoads = options.isMix() ? List.of(WorkloadMix.totalLoad(options.mix())) : loads;
         final int runs = runLoads.size() * schemes.size();
-        int run = 0;
+        final AtomicInteger started = new AtomicInteger();
+        final List<Callable<Void>> work = new ArrayList<>();
         for (final double load : runLoads)
         {
             final String label = ExperimentSettings.loadLabel(load);
@@ -231,21 +247,26 @@ public final class SimCommand implements Callable<Integer>
             }
             for (final String scheme : schemes)
             {
-                run++;
-                progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n", run, runs,
-                    scheme, label, trace.size(), options.topo());
-                final SimRun.Outcome outcome = SimRun.run(runFabric, runSettings, scheme, scheme, trace, options.seed,
-                    options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress, null, pdqSpray);
-                progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
-                    "events (%,.0f per second), %,d packets dropped, %,d sent ahead of a more urgent one, %d flows " +
-                    "incomplete%s%n", scheme, label,
-                    outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
-                    outcome.eventsPerSecond(), outcome.dropped(), outcome.rankInversions(), outcome.incomplete(),
-                    scheme.startsWith("tcp") || scheme.startsWith("dctcp") || "pias".equals(scheme) ?
-                    String.format(Locale.ROOT,
-                    ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
+                work.add(() ->
+                {
+                    progress.printf(Locale.ROOT, "sim: run %d of %d: %s at load %s, %,d flows on %s%n",
+                        started.incrementAndGet(), runs, scheme, label, trace.size(), options.topo());
+                    final SimRun.Outcome outcome = SimRun.run(runFabric, runSettings, scheme, scheme, trace,
+                        options.seed, options.out.resolve("fct-" + scheme + "-" + label + ".csv"), progress, null,
+                        pdqSpray);
+                    progress.printf(Locale.ROOT, "sim: %s at load %s: %.1f s wall, %.1f s CPU, %.3f s virtual, %,d " +
+                        "events (%,.0f per second), %,d packets dropped, %,d sent ahead of a more urgent one, %d " +
+                        "flows incomplete%s%n", scheme, label,
+                        outcome.wallNs() / 1e9, outcome.cpuNs() / 1e9, outcome.virtualNs() / 1e9, outcome.events(),
+                        outcome.eventsPerSecond(), outcome.dropped(), outcome.rankInversions(), outcome.incomplete(),
+                        scheme.startsWith("tcp") || scheme.startsWith("dctcp") || "pias".equals(scheme) ?
+                        String.format(Locale.ROOT,
+                        ", %,d connections opened with a handshake", outcome.connectionsOpened()) : "");
+                    return null;
+                });
             }
         }
+        runEach(work, jobs);
         final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out,
             new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength()), rtts::hostIndex);
         ResultsTable.writeCsv(options.out.resolve("summary.csv"), lines);
@@ -269,5 +290,86 @@ public final class SimCommand implements Callable<Integer>
             DeadlineReport.print(progress, rows);
         }
         return lines;
+    }
+
+    private static void runEach(final List<Callable<Void>> work, final int jobs) throws IOException
+    {
+        if (1 == jobs)
+        {
+            for (final Callable<Void> run : work)
+            {
+                try
+                {
+                    call(run);
+                }
+                catch (final UncheckedIOException ex)
+                {
+                    throw ex.getCause();
+                }
+            }
+            return;
+        }
+        final ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, work.size()), runnable ->
+        {
+            final Thread thread = new Thread(runnable, "sim-run");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try
+        {
+            final List<Future<Void>> futures = new ArrayList<>();
+            for (final Callable<Void> run : work)
+            {
+                futures.add(pool.submit(() -> call(run)));
+            }
+            for (final Future<Void> future : futures)
+            {
+                try
+                {
+                    future.get();
+                }
+                catch (final ExecutionException ex)
+                {
+                    if (ex.getCause() instanceof UncheckedIOException io)
+                    {
+                        throw io.getCause();
+                    }
+                    if (ex.getCause() instanceof RuntimeException runtime)
+                    {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException(ex.getCause());
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", ex);
+                }
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Void call(final Callable<Void> run)
+    {
+        try
+        {
+            return run.call();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 }
