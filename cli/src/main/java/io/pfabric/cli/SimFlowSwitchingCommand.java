@@ -4,10 +4,10 @@ import io.pfabric.sim.FlowSwitchingExperiment;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
@@ -43,12 +43,8 @@ public final class SimFlowSwitchingCommand implements Callable<Integer>
         description = "hostd's transport with its window or without (default: ${DEFAULT-VALUE}).")
     String scheme;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed of the spraying (default: " +
-        "${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
-    Path out;
+    @Mixin
+    SeedAndOut run;
 
     /**
      * {@inheritDoc}
@@ -58,8 +54,8 @@ public final class SimFlowSwitchingCommand implements Callable<Integer>
         final SimFabric fabric = SimFabric.paper();
         final FlowSwitchingExperiment.Config config = new FlowSwitchingExperiment.Config(fabric,
             SimSettings.forFabric(fabric), flows, MicroOptions.bytes("--size", size),
-            MicroOptions.nanos("--interval", interval), seed, scheme);
-        FlowSwitchingExperiment.print(System.out, config, FlowSwitchingExperiment.run(config, out, System.err));
+            MicroOptions.nanos("--interval", interval), run.seed, scheme);
+        FlowSwitchingExperiment.print(System.out, config, FlowSwitchingExperiment.run(config, run.out, System.err));
         return 0;
     }
 }

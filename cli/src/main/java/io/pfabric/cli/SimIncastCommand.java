@@ -4,10 +4,10 @@ import io.pfabric.sim.IncastExperiment;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -43,12 +43,8 @@ public final class SimIncastCommand implements Callable<Integer>
         description = "Of pfabric, pdq, dctcp, tcp (default: ${DEFAULT-VALUE}).")
     List<String> schemes;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed of the spraying (default: " +
-        "${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
-    Path out;
+    @Mixin
+    SeedAndOut run;
 
     /**
      * {@inheritDoc}
@@ -57,8 +53,8 @@ public final class SimIncastCommand implements Callable<Integer>
     {
         final SimFabric fabric = SimFabric.paper();
         final IncastExperiment.Config config = new IncastExperiment.Config(fabric, SimSettings.forFabric(fabric),
-            senders, MicroOptions.bytes("--size", size), requests, schemes, seed);
-        IncastExperiment.print(System.out, IncastExperiment.run(config, out, System.err));
+            senders, MicroOptions.bytes("--size", size), requests, schemes, run.seed);
+        IncastExperiment.print(System.out, IncastExperiment.run(config, run.out, System.err));
         return 0;
     }
 }

@@ -4,10 +4,10 @@ import io.pfabric.sim.ProbeModeExperiment;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -40,12 +40,8 @@ public final class SimProbeModeCommand implements Callable<Integer>
         description = "Virtual time each run lasts (default: ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--seed", defaultValue = "1", paramLabel = "N", description = "Seed of the spraying (default: " +
-        "${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Results directory.")
-    Path out;
+    @Mixin
+    SeedAndOut run;
 
     /**
      * {@inheritDoc}
@@ -72,8 +68,8 @@ public final class SimProbeModeCommand implements Callable<Integer>
         }
         final SimFabric fabric = SimFabric.paper();
         final ProbeModeExperiment.Config config = new ProbeModeExperiment.Config(fabric, SimSettings.forFabric(fabric),
-            flows, afters, MicroOptions.nanos("--duration", duration), seed);
-        ProbeModeExperiment.print(System.out, ProbeModeExperiment.run(config, out, System.err));
+            flows, afters, MicroOptions.nanos("--duration", duration), run.seed);
+        ProbeModeExperiment.print(System.out, ProbeModeExperiment.run(config, run.out, System.err));
         return 0;
     }
 }
