@@ -99,7 +99,8 @@ public final class TransportBenchCommand implements Callable<Integer>
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default: the columns, then hostd/kernel-tcp ratios) or csv: " +
-            "target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb (ratio_to_max empty unpaced).")
+            "target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb (ratio_to_max empty unpaced; the " +
+            "bridge's rows are kernel-tcp@bridge).")
     String format;
 
     /**
@@ -124,6 +125,10 @@ public final class TransportBenchCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException("--switch: " + ex.getMessage(), ex);
             }
+        }
+        if (!throughs.contains(TransportSwitch.SWITCHD) && !rows.contains(TransportTarget.KERNEL_TCP))
+        {
+            throw new IllegalArgumentException("--switch bridge carries kernel-tcp only: add it to --targets");
         }
         final List<Long> bitsPerSec = new ArrayList<>();
         for (final String rate : null != rates ? rates : List.of((quick ? QUICK_RATES : DEFAULT_RATES).split(",")))

@@ -5,6 +5,7 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.SwitchSpec;
+import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testbed.FabricRunner;
@@ -39,7 +40,7 @@ public enum TransportSwitch
      * A full frame on the wire as the shaper charges it: 1514 bytes of Ethernet frame and 24 of FCS, preamble and gap.
      */
     static final int FULL_FRAME_WIRE_LENGTH =
-        TransportTarget.Limits.MTU_LENGTH + 14 + EgressPacer.WIRE_OVERHEAD_LENGTH;
+        TransportTarget.Limits.MTU_LENGTH + EthernetFlyweight.HEADER_LENGTH + EgressPacer.WIRE_OVERHEAD_LENGTH;
 
     private final String label;
 
