@@ -2,6 +2,7 @@ package io.pfabric.cli;
 
 import io.pfabric.bench.transport.TransportBench;
 import io.pfabric.bench.transport.TransportBench.Result;
+import io.pfabric.bench.transport.TransportSwitch;
 import io.pfabric.bench.transport.TransportTarget;
 import io.pfabric.common.config.Quantities;
 import io.pfabric.common.topology.Rates;
@@ -23,14 +24,18 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     header = "Benchmark hostd beside kernel TCP through the same switchd path.",
     description = {
-        "Builds star:2 in network namespaces (prefix '" + TransportBench.PREFIX + "') and, for each rate and " +
+        "Builds star:2 in network namespaces (prefix '" + TransportBench.PREFIX + "', or the system property " +
+            "pfabric.testbed.prefix followed by 't') and, for each rate and " +
             "target, runs switchd with every port paced at that rate (0: unpaced) and one flow from h1 to h2. " +
             "Targets: hostd (hostd over kernel UDP, drop-tail ports), hostd-pfabric (hostd over kernel UDP, pFabric " +
             "ports), hostd-raw (hostd --io raw: IPv4 protocol 253 on packet sockets, drop-tail ports), kernel-tcp " +
             "(the kernel's TCP with cubic or --tcp-cc, driven by a Java NIO sender and " +
             "receiver in the namespaces, TCP_NODELAY, drop-tail ports). Every port has the same --buffer; hostd " +
             "paces at the rate and sets its window and timeout from the measured round trip as the paper derives " +
-            "them (unpaced: the window starts at its cap).",
+            "them (unpaced: the window starts at its cap). With --switch switchd,bridge, kernel-tcp also runs " +
+            "through the kernel's bridge in place of switchd (row kernel-tcp@bridge), each bridge port shaped " +
+            "by tc tbf at the rate (24 B per frame for FCS, preamble and gap, a bucket of two full frames as " +
+            "switchd's pacer allows, a queue of --buffer bytes; unpaced: no shaper).",
         "Per row: goodput (payload over the time until the last byte is acknowledged, or for TCP answered), its " +
             "ratio to the most the rate allows once each full packet's headers, preamble and gap are paid for " +
             "(hostd over UDP 1440 B of payload in 1538 B on the wire, raw and TCP 1448 in 1538), the median round " +
@@ -86,9 +91,16 @@ public final class TransportBenchCommand implements Callable<Integer>
             "is handled.")
     int segmentsPerAck;
 
+    @Option(names = "--switch", split = ",", defaultValue = "switchd", paramLabel = "LIST",
+        description = "What joins the hosts, each in turn: switchd (default), bridge (the kernel's, for kernel-tcp " +
+            "only; hostd's targets run through switchd alone), or switchd,bridge for both in one run with their " +
+            "ratios.")
+    List<String> switches;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
         description = "table (default: the columns, then hostd/kernel-tcp ratios) or csv: " +
-            "target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb (ratio_to_max empty unpaced).")
+            "target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb (ratio_to_max empty unpaced; the " +
+            "bridge's rows are kernel-tcp@bridge).")
     String format;
 
     /**
@@ -101,6 +113,22 @@ public final class TransportBenchCommand implements Callable<Integer>
         for (final String target : null == targets ? TransportTarget.labels() : targets)
         {
             rows.add(TransportTarget.byLabel(target.trim()));
+        }
+        final List<TransportSwitch> throughs = new ArrayList<>();
+        for (final String through : switches)
+        {
+            try
+            {
+                throughs.add(TransportSwitch.byLabel(through.trim()));
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("--switch: " + ex.getMessage(), ex);
+            }
+        }
+        if (!throughs.contains(TransportSwitch.SWITCHD) && !rows.contains(TransportTarget.KERNEL_TCP))
+        {
+            throw new IllegalArgumentException("--switch bridge carries kernel-tcp only: add it to --targets");
         }
         final List<Long> bitsPerSec = new ArrayList<>();
         for (final String rate : null != rates ? rates : List.of((quick ? QUICK_RATES : DEFAULT_RATES).split(",")))
@@ -126,7 +154,7 @@ public final class TransportBenchCommand implements Callable<Integer>
         }
         final TransportBench bench = new TransportBench(new TransportBench.Settings(rows, bitsPerSec, sizeBytes,
             bufferLength, TransportBench.DEFAULT_RTT_SAMPLES, TransportBench.Settings.DEFAULT_WARM_UP,
-            tcpCongestionControl, "shared".equals(hostThreads), segmentsPerAck), System.err);
+            tcpCongestionControl, "shared".equals(hostThreads), segmentsPerAck, throughs), System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         final List<Result> results;
@@ -154,7 +182,7 @@ public final class TransportBenchCommand implements Callable<Integer>
         out.println("target,rate_bps,goodput_bps,ratio_to_max,rtt_us,cpu_us_per_mb");
         for (final Result result : results)
         {
-            out.printf(Locale.ROOT, "%s,%d,%.0f,%s,%.1f,%.0f%n", result.target().label(), result.rateBitsPerSec(),
+            out.printf(Locale.ROOT, "%s,%d,%.0f,%s,%.1f,%.0f%n", result.label(), result.rateBitsPerSec(),
                 result.goodputBitsPerSec(), 0 == result.rateBitsPerSec() ? "" :
                     String.format(Locale.ROOT, "%.4f", result.ratioToMax()), result.rttNs() / 1e3,
                 result.cpuMicrosPerMegabyte());
@@ -164,32 +192,46 @@ public final class TransportBenchCommand implements Callable<Integer>
     private static void printTable(
         final PrintStream out, final List<Result> results, final String tcpCongestionControl)
     {
-        out.printf(Locale.ROOT, "%-14s %12s %14s %13s %10s %14s%n", "target", "rate_bps", "goodput_bps",
+        out.printf(Locale.ROOT, "%-17s %12s %14s %13s %10s %14s%n", "target", "rate_bps", "goodput_bps",
             "ratio_to_max", "rtt_us", "cpu_us_per_mb");
         for (final Result result : results)
         {
-            out.printf(Locale.ROOT, "%-14s %12d %14.0f %13s %10.1f %14.0f%n", result.target().label(),
+            out.printf(Locale.ROOT, "%-17s %12d %14.0f %13s %10.1f %14.0f%n", result.label(),
                 result.rateBitsPerSec(), result.goodputBitsPerSec(), 0 == result.rateBitsPerSec() ? "-" :
                     String.format(Locale.ROOT, "%.4f", result.ratioToMax()), result.rttNs() / 1e3,
                 result.cpuMicrosPerMegabyte());
         }
         for (final Result tcp : results)
         {
-            if (TransportTarget.KERNEL_TCP != tcp.target())
+            if (TransportTarget.KERNEL_TCP != tcp.target() || TransportSwitch.SWITCHD != tcp.through())
             {
                 continue;
+            }
+            for (final Result bridge : results)
+            {
+                if (TransportSwitch.BRIDGE == bridge.through() && bridge.rateBitsPerSec() == tcp.rateBitsPerSec())
+                {
+                    out.printf(Locale.ROOT, "kernel-tcp (%s) switchd/bridge at %s: goodput %.2fx, rtt %.2fx, " +
+                        "cpu per MB %.2fx%n", tcpCongestionControl, rateText(tcp.rateBitsPerSec()),
+                        tcp.goodputBitsPerSec() / bridge.goodputBitsPerSec(), tcp.rttNs() / bridge.rttNs(),
+                        tcp.cpuMicrosPerMegabyte() / bridge.cpuMicrosPerMegabyte());
+                }
             }
             for (final Result hostd : results)
             {
                 if (hostd.target().isHostd() && hostd.rateBitsPerSec() == tcp.rateBitsPerSec())
                 {
                     out.printf(Locale.ROOT, "%s/kernel-tcp (%s) at %s: goodput %.2fx, rtt %.2fx, cpu per MB %.2fx%n",
-                        hostd.target().label(), tcpCongestionControl, 0 == tcp.rateBitsPerSec() ? "unpaced" :
-                            Rates.format(tcp.rateBitsPerSec()) + "b/s",
+                        hostd.target().label(), tcpCongestionControl, rateText(tcp.rateBitsPerSec()),
                         hostd.goodputBitsPerSec() / tcp.goodputBitsPerSec(), hostd.rttNs() / tcp.rttNs(),
                         hostd.cpuMicrosPerMegabyte() / tcp.cpuMicrosPerMegabyte());
                 }
             }
         }
+    }
+
+    private static String rateText(final long rateBitsPerSec)
+    {
+        return 0 == rateBitsPerSec ? "unpaced" : Rates.format(rateBitsPerSec) + "b/s";
     }
 }

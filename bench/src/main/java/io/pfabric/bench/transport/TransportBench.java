@@ -1,7 +1,6 @@
 package io.pfabric.bench.transport;
 
 import io.pfabric.common.os.Commands;
-import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
@@ -9,9 +8,7 @@ import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
-import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testbed.CongestionControlAllowance;
-import io.pfabric.testbed.FabricRunner;
 import io.pfabric.bench.netns.BenchFabric;
 import io.pfabric.testbed.NetnsFabric;
 
@@ -30,7 +27,8 @@ import java.util.function.Function;
 /**
  * hostd beside the kernel's TCP on one path: a {@code star:2} fabric in network namespaces, switchd with every port
  * paced at the rate under test (or unpaced), and one flow from h1 to h2 carried in turn by each
- * {@link TransportTarget}. Per target and rate it measures the flow's goodput against the most the line rate allows
+ * {@link TransportTarget}, and kernel TCP also through the kernel's bridge in place of switchd if
+ * {@link Settings#switches()} asks for it ({@link TransportSwitch}). Per target and rate it measures the flow's goodput against the most the line rate allows
  * once every full packet's headers are paid for, the median round trip of one full segment and its answer on the
  * idle path, and the whole machine's CPU time during the flow (from {@code /proc/stat}) per megabyte delivered.
  * <p>
@@ -48,6 +46,19 @@ public final class TransportBench implements AutoCloseable
      * Prefix of the benchmark's namespaces; a killed run's leftovers are removed at the next start.
      */
     public static final String PREFIX = "pftbench";
+
+    /**
+     * The prefix of the benchmark's namespaces: {@link #PREFIX}, or the system property
+     * {@code pfabric.testbed.prefix} with {@code t} appended, so that two users of one machine never remove each
+     * other's.
+     *
+     * @return the prefix.
+     */
+    public static String namespacePrefix()
+    {
+        final String own = System.getProperty("pfabric.testbed.prefix");
+        return null == own || own.isEmpty() ? PREFIX : own + "t";
+    }
 
     /**
      * pFabric's buffer per switch port, which also caps hostd's window (in 1500-byte packets, less one).
@@ -92,6 +103,8 @@ public final class TransportBench implements AutoCloseable
      * @param sharedHostThread whether hostd's two hosts run on one thread ({@link HostDaemon#startShared}), as
      *                        {@code pfabric experiment} runs them, rather than on a thread each.
      * @param segmentsPerAck   hostd's {@link TransportConfiguration#segmentsPerAck()}: 1 is pFabric's rule.
+     * @param switches         what joins the hosts, each in turn for every target and rate; the bridge carries
+     *                         kernel TCP only, hostd's targets run through switchd alone.
      */
     public record Settings(
         List<TransportTarget> targets,
@@ -102,7 +115,8 @@ public final class TransportBench implements AutoCloseable
         Duration warmUp,
         String tcpCongestionControl,
         boolean sharedHostThread,
-        int segmentsPerAck)
+        int segmentsPerAck,
+        List<TransportSwitch> switches)
     {
         /**
          * Warm-up per target: on the development VM it narrowed, though not always closed, the gap between the first
@@ -115,9 +129,9 @@ public final class TransportBench implements AutoCloseable
          */
         public Settings
         {
-            if (targets.isEmpty() || ratesBitsPerSec.isEmpty())
+            if (targets.isEmpty() || ratesBitsPerSec.isEmpty() || switches.isEmpty())
             {
-                throw new IllegalArgumentException("need at least one target and one rate");
+                throw new IllegalArgumentException("need at least one target, one rate and one switch");
             }
             if (sizeBytes < 1 || rttSamples < 1 || bufferLength < 2L * TransportConfiguration.FULL_PACKET_WIRE_LENGTH)
             {
@@ -139,6 +153,7 @@ public final class TransportBench implements AutoCloseable
             }
             targets = List.copyOf(targets);
             ratesBitsPerSec = List.copyOf(ratesBitsPerSec);
+            switches = List.copyOf(switches);
         }
     }
 
@@ -146,6 +161,7 @@ public final class TransportBench implements AutoCloseable
      * One target at one rate.
      *
      * @param target               what carried the flow.
+     * @param through              what joined the hosts.
      * @param rateBitsPerSec       the line rate; 0 for unpaced.
      * @param sizeBytes            the flow's size.
      * @param goodputBitsPerSec    payload bits over the time from the flow's start until its last byte was
@@ -157,6 +173,7 @@ public final class TransportBench implements AutoCloseable
      */
     public record Result(
         TransportTarget target,
+        TransportSwitch through,
         long rateBitsPerSec,
         long sizeBytes,
         double goodputBitsPerSec,
@@ -165,6 +182,16 @@ public final class TransportBench implements AutoCloseable
         double cpuMicrosPerMegabyte,
         int timeouts)
     {
+        /**
+         * The row's name: the target's label, with {@code @bridge} appended when the bridge joined the hosts.
+         *
+         * @return such as {@code kernel-tcp@bridge}.
+         */
+        public String label()
+        {
+            return TransportSwitch.SWITCHD == through ? target.label() : target.label() + "@" + through.label();
+        }
+
         /**
          * Goodput over its maximum.
          *
@@ -197,7 +224,7 @@ public final class TransportBench implements AutoCloseable
      */
     public List<Result> run() throws IOException
     {
-        resources.build(topology, PREFIX);
+        resources.build(topology, namespacePrefix());
         try
         {
             if (null != settings.tcpCongestionControl())
@@ -225,7 +252,13 @@ public final class TransportBench implements AutoCloseable
             {
                 for (final TransportTarget target : settings.targets())
                 {
-                    results.add(measure(target, rate, userHz));
+                    for (final TransportSwitch through : settings.switches())
+                    {
+                        if (TransportSwitch.SWITCHD == through || !target.isHostd())
+                        {
+                            results.add(measure(target, through, rate, userHz));
+                        }
+                    }
                 }
             }
             return results;
@@ -236,29 +269,26 @@ public final class TransportBench implements AutoCloseable
         }
     }
 
-    private Result measure(final TransportTarget target, final long rateBitsPerSec, final long userHz)
+    private Result measure(
+        final TransportTarget target, final TransportSwitch through, final long rateBitsPerSec, final long userHz)
         throws IOException
     {
-        progress.printf("bench transport: %s at %s, %s ports of %,d bytes%n", target.label(), rateText(rateBitsPerSec),
-            target.discipline(), settings.bufferLength());
-        final FabricRunner switches;
-        try
-        {
-            switches = track(FabricRunner.start(fabric(),
-                new SwitchDaemon.Overrides(rateBitsPerSec, target.discipline(), settings.bufferLength())));
-        }
-        catch (final PacketSocketException ex)
-        {
-            throw new IOException("switchd: " + ex.getMessage(), ex);
-        }
+        final String label = TransportSwitch.SWITCHD == through ? target.label() : target.label() + "@" +
+            through.label();
+        final String ports = String.format("%s ports of %,d bytes", TransportSwitch.SWITCHD == through ?
+            target.discipline() : "tbf", settings.bufferLength());
+        progress.printf("bench transport: %s at %s, %s%n", label, rateText(rateBitsPerSec),
+            TransportSwitch.BRIDGE == through && 0 == rateBitsPerSec ? "bridge ports without a shaper" : ports);
+        final AutoCloseable switches = track(through.start(fabric(), rateBitsPerSec, target.discipline(),
+            settings.bufferLength()));
         try
         {
             final Result result = target.isHostd() ? measureHostd(target, rateBitsPerSec, userHz) :
-                measureKernelTcp(rateBitsPerSec, userHz);
+                measureKernelTcp(through, rateBitsPerSec, userHz);
             final String ofMax = 0 == rateBitsPerSec ? "" : String.format(" = %.3f of the %,.0f b/s possible",
                 result.ratioToMax(), result.maxGoodputBitsPerSec());
             progress.printf("bench transport: %s at %s: goodput %,.0f b/s%s, round trip %.1f us, %.0f us of " +
-                "machine CPU per MB, %d timeouts%n", target.label(), rateText(rateBitsPerSec),
+                "machine CPU per MB, %d timeouts%n", label, rateText(rateBitsPerSec),
                 result.goodputBitsPerSec(), ofMax, result.rttNs() / 1e3, result.cpuMicrosPerMegabyte(),
                 result.timeouts());
             return result;
@@ -315,7 +345,7 @@ public final class TransportBench implements AutoCloseable
                 "threads used %.1f us of CPU per data packet, %.0f us per MB%n", target.label(), packets,
                 record.retransmittedBytes(), threadCpuNs / 1e3 / Math.max(1, packets),
                 threadCpuNs / 1e3 / ((double)settings.sizeBytes() / BYTES_PER_MEGABYTE));
-            return result(target, rateBitsPerSec, record.fctNs(), rttNs, after.microsSince(before, userHz),
+            return result(target, TransportSwitch.SWITCHD, rateBitsPerSec, record.fctNs(), rttNs, after.microsSince(before, userHz),
                 record.timeouts());
         }
         finally
@@ -333,7 +363,8 @@ public final class TransportBench implements AutoCloseable
         return hosts.get(0).threadId() == hosts.get(1).threadId() ? first : first + hosts.get(1).threadCpuNanos();
     }
 
-    private Result measureKernelTcp(final long rateBitsPerSec, final long userHz) throws IOException
+    private Result measureKernelTcp(final TransportSwitch through, final long rateBitsPerSec, final long userHz)
+        throws IOException
     {
         final KernelTcpPair pair = track(KernelTcpPair.open(fabric().namespace("h2"),
             topology.host("h2").ipText(), fabric().namespace("h1")));
@@ -349,13 +380,14 @@ public final class TransportBench implements AutoCloseable
                 settings.rttSamples());
             final double rttNs = median(rttsNs);
             kernelTcpCongestionControl = congestionControl();
-            progress.printf("bench transport: kernel-tcp (Java NIO, TCP_NODELAY, %s): round trip median %.1f us " +
-                "of %d (min %.1f)%n", kernelTcpCongestionControl, rttNs / 1e3, rttsNs.length,
+            progress.printf("bench transport: kernel-tcp%s (Java NIO, TCP_NODELAY, %s): round trip median %.1f " +
+                "us of %d (min %.1f)%n", TransportSwitch.SWITCHD == through ? "" : "@" + through.label(),
+                kernelTcpCongestionControl, rttNs / 1e3, rttsNs.length,
                 Arrays.stream(rttsNs).min().orElseThrow() / 1e3);
             final ProcStat before = ProcStat.read();
             final long elapsedNs = pair.exchange(settings.sizeBytes());
             final ProcStat after = ProcStat.read();
-            return result(TransportTarget.KERNEL_TCP, rateBitsPerSec, elapsedNs, rttNs,
+            return result(TransportTarget.KERNEL_TCP, through, rateBitsPerSec, elapsedNs, rttNs,
                 after.microsSince(before, userHz), 0);
         }
         finally
@@ -365,11 +397,11 @@ public final class TransportBench implements AutoCloseable
     }
 
     private Result result(
-        final TransportTarget target, final long rateBitsPerSec, final long elapsedNs, final double rttNs,
+        final TransportTarget target, final TransportSwitch through, final long rateBitsPerSec, final long elapsedNs, final double rttNs,
         final long cpuMicros, final int timeouts)
     {
         final long sizeBytes = settings.sizeBytes();
-        return new Result(target, rateBitsPerSec, sizeBytes, sizeBytes * 8e9 / elapsedNs,
+        return new Result(target, through, rateBitsPerSec, sizeBytes, sizeBytes * 8e9 / elapsedNs,
             target.maxGoodputBitsPerSec(rateBitsPerSec), rttNs,
             cpuMicros / ((double)sizeBytes / BYTES_PER_MEGABYTE), timeouts);
     }

@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The transport benchmark end to end, short: every target carries a small flow through switchd paced at 100 Mb/s and
  * gives a goodput within the rate, a round trip and a CPU cost; nothing is left behind, also when the run is
- * stopped from another thread as Ctrl-C's shutdown hook does.
+ * stopped from another thread as Ctrl-C's shutdown hook does; the kernel's bridge carries kernel TCP in switchd's place,
+ * shaped to the rate.
  */
 @Timeout(240)
 @RequiresNetns
@@ -62,6 +63,32 @@ class TransportBenchSystemTest
     }
 
     @Test
+    void bridgeCarriesKernelTcpAtTheRateBesideSwitchd() throws Exception
+    {
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final List<TransportBench.Result> results;
+        try (TransportBench bench = new TransportBench(new TransportBench.Settings(
+            List.of(TransportTarget.HOSTD, TransportTarget.KERNEL_TCP), List.of(RATE_BPS), SIZE_BYTES,
+            TransportBench.DEFAULT_BUFFER_LENGTH, 20, Duration.ZERO, null, true, 1,
+            List.of(TransportSwitch.SWITCHD, TransportSwitch.BRIDGE)),
+            new PrintStream(progress, true, StandardCharsets.UTF_8)))
+        {
+            results = bench.run();
+        }
+        final String log = progress.toString(StandardCharsets.UTF_8);
+
+        assertEquals(List.of("hostd", "kernel-tcp", "kernel-tcp@bridge"),
+            results.stream().map(TransportBench.Result::label).toList(), "hostd runs through switchd only\n" + log);
+        final TransportBench.Result bridge = results.get(2);
+        assertEquals(TransportSwitch.BRIDGE, bridge.through(), log);
+        assertTrue(bridge.goodputBitsPerSec() > 0, () -> "nothing delivered: " + bridge + "\n" + log);
+        assertTrue(bridge.goodputBitsPerSec() <= RATE_BPS,
+            () -> "the bridge's shaper let more than the line rate through: " + bridge + "\n" + log);
+        assertTrue(bridge.rttNs() > 0, () -> "no round trip: " + bridge + "\n" + log);
+        assertNoNamespaceLeft();
+    }
+
+    @Test
     void removesTheNamespacesWhenClosedMidRun() throws Exception
     {
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
@@ -92,12 +119,12 @@ class TransportBenchSystemTest
     private static TransportBench.Settings settings()
     {
         return new TransportBench.Settings(List.of(TransportTarget.values()), List.of(RATE_BPS), SIZE_BYTES,
-            TransportBench.DEFAULT_BUFFER_LENGTH, 20, Duration.ZERO, null, true, 1);
+            TransportBench.DEFAULT_BUFFER_LENGTH, 20, Duration.ZERO, null, true, 1, List.of(TransportSwitch.SWITCHD));
     }
 
     private static void assertNoNamespaceLeft() throws IOException
     {
-        assertFalse(Commands.run("ip", "netns", "list").contains(TransportBench.PREFIX + "-"),
+        assertFalse(Commands.run("ip", "netns", "list").contains(TransportBench.namespacePrefix() + "-"),
             "the benchmark's namespaces are gone");
     }
 }
