@@ -9,6 +9,7 @@ import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +64,57 @@ class SimSweepCommandTest
         {
             assertTrue(Files.isRegularFile(out.resolve(file)), file);
         }
+    }
+
+    @Test
+    void pointsRunOnTwoThreadsWriteTheFilesOneThreadWrites() throws Exception
+    {
+        final Path one = out.resolve("one");
+        final Path two = out.resolve("two");
+        for (final Path dir : List.of(one, two))
+        {
+            final int status = new CommandLine(new PfabricCommand()).execute("sim", "sweep", "--topo",
+                "leafspine:2x4x2", "--loads", "0.3,0.6", "--schemes", "pfabric,dctcp,pdq", "--flows", "150",
+                "--jobs", dir == one ? "1" : "2", "--format", "csv", "--out", dir.toString());
+            assertEquals(0, status);
+        }
+        final List<String> files;
+        try (var listing = Files.list(one))
+        {
+            files = listing.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".csv"))
+                .sorted().toList();
+        }
+        assertEquals(3 * 2 + 2 + 2, files.size(), files.toString());
+        for (final String file : files)
+        {
+            assertEquals(Arrays.toString(Files.readAllBytes(one.resolve(file))),
+                Arrays.toString(Files.readAllBytes(two.resolve(file))), file);
+        }
+    }
+
+    @Test
+    void noJobsIsRefusedNamingTheOption()
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        final int status;
+        try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8))
+        {
+            System.setErr(capture);
+            final CommandLine command = PfabricCommand.commandLine();
+            command.setErr(new PrintWriter(capture, true));
+            status = command.execute("sim", "sweep", "--jobs", "0", "--flows", "10", "--out",
+                out.resolve("none").toString());
+        }
+        finally
+        {
+            System.setErr(original);
+        }
+        final String said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, status, said);
+        assertTrue(said.contains("--jobs must be at least 1"), said);
+        assertEquals(1, said.strip().lines().count(), said);
+        assertTrue(Files.notExists(out.resolve("none")));
     }
 
     @Test
