@@ -62,7 +62,7 @@ public final class HostDaemon implements AutoCloseable
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
-    private volatile String realtimeRefusal = "on a shared thread";
+    private volatile String realtimeRefusal = "not started";
     private volatile HostControl control;
     private volatile int maxSegmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
 
@@ -373,6 +373,11 @@ public final class HostDaemon implements AutoCloseable
                 }
             }
             TimerSlack.setForCurrentThread(1);
+            final String refusal = DataPathScheduling.raiseCurrentThread();
+            for (final HostDaemon daemon : serving)
+            {
+                daemon.realtimeRefusal = refusal;
+            }
             while (!serving.isEmpty())
             {
                 long waitNs = IDLE_WAIT_NS;

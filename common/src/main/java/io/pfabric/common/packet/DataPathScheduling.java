@@ -4,8 +4,8 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 
 /**
- * Real-time scheduling for the one thread of a daemon that carries packets (a switch's forwarder, a host's own
- * transport thread), asked for with the system property {@code pfabric.realtime=true}. Under Linux's fair scheduler
+ * Real-time scheduling for the one thread of a daemon that carries packets (a switch's forwarder, the thread of one
+ * host's transport or of several hosts' sharing one), asked for with the system property {@code pfabric.realtime=true}. Under Linux's fair scheduler
  * a thread woken by a packet or its pacer waits for whatever thread of equal weight holds the core, up to that
  * thread's slice: on two cores shared with the daemons' JIT compilers and a {@code pfabric send} client's start, such
  * threads were measured waiting 1 to 13 ms, longer than a flow's retransmission timeout on an emulated fabric.
