@@ -1,6 +1,7 @@
 package io.pfabric.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topology;
@@ -249,6 +250,14 @@ public final class TestbedCommand
                 }
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");
+                final SwitchDaemon first = runner.daemon(topology.switches().get(0).name());
+                final String refusal = null == first || !DataPathScheduling.enabled() ? null :
+                    first.forwarder().realtimeRefusal();
+                if (null != refusal)
+                {
+                    System.err.println("pfabric testbed: the forwarding thread runs at ordinary priority (real-time " +
+                        "scheduling " + refusal + "): another busy thread may delay its frames by milliseconds");
+                }
                 barrier.await();
                 System.err.println("pfabric testbed: switches stopping");
                 runner.stopForwarding();

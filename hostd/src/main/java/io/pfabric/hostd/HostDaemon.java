@@ -2,6 +2,7 @@ package io.pfabric.hostd;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
@@ -61,6 +62,7 @@ public final class HostDaemon implements AutoCloseable
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
+    private volatile String realtimeRefusal = "not started";
     private volatile HostControl control;
     private volatile int maxSegmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
 
@@ -325,6 +327,7 @@ public final class HostDaemon implements AutoCloseable
 
     private void runAlone(final PacketIoFactory ioFactory)
     {
+        realtimeRefusal = DataPathScheduling.raiseCurrentThread();
         if (!open(ioFactory))
         {
             return;
@@ -370,6 +373,11 @@ public final class HostDaemon implements AutoCloseable
                 }
             }
             TimerSlack.setForCurrentThread(1);
+            final String refusal = DataPathScheduling.raiseCurrentThread();
+            for (final HostDaemon daemon : serving)
+            {
+                daemon.realtimeRefusal = refusal;
+            }
             while (!serving.isEmpty())
             {
                 long waitNs = IDLE_WAIT_NS;
@@ -803,6 +811,17 @@ public final class HostDaemon implements AutoCloseable
     public TransportCounters counters()
     {
         return transport().counters();
+    }
+
+    /**
+     * Why the host's thread does not run real-time ({@link DataPathScheduling}), or null if it does. Set before the
+     * host has started.
+     *
+     * @return the reason, or null.
+     */
+    public String realtimeRefusal()
+    {
+        return realtimeRefusal;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.status.CounterSet;
@@ -98,6 +99,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private boolean serving;
     private int lastDutyCycleWork;
     private volatile Runnable waker;
+    private volatile String realtimeRefusal = "not started";
     private final CountDownLatch firstDutyCycle = new CountDownLatch(1);
 
     /**
@@ -151,16 +153,28 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
-     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs), and have
-     * every port receiving from this thread before the first duty cycle ({@link FramePort#claim()}).
+     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs) and, if
+     * asked for, to run it as soon as it wakes ({@link DataPathScheduling}), and have every port receiving from this
+     * thread before the first duty cycle ({@link FramePort#claim()}).
      */
     public void onStart()
     {
         TimerSlack.setForCurrentThread(1);
+        realtimeRefusal = DataPathScheduling.raiseCurrentThread();
         for (final SwitchPort port : ports)
         {
             port.io().claim();
         }
+    }
+
+    /**
+     * Why the forwarder's thread does not run real-time ({@link DataPathScheduling}), or null if it does.
+     *
+     * @return the reason, or null.
+     */
+    public String realtimeRefusal()
+    {
+        return realtimeRefusal;
     }
 
     /**

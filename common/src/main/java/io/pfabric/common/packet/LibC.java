@@ -99,5 +99,9 @@ final class LibC
 
     static native String strerror(int errno);
 
+    static native int sched_setscheduler(int pid, int policy, Pointer parameters);
+
+    static native int sched_getscheduler(int pid);
+
     static native long syscall(long number, int command, Pointer attributes, int attributesLength);
 }
