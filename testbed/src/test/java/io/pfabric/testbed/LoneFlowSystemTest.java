@@ -11,7 +11,6 @@ import io.pfabric.switchd.SwitchDaemon;
 import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,16 +37,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * them. Ten 1 MB flows one after another at 100 Mb/s on the otherwise idle path: none times out, and every byte of
  * every flow arrives once.
  * <p>
+ * It runs in a JVM set up as the launcher sets up the daemons' (testbed/pom.xml, execution {@code lone-flow}): ZGC and
+ * C1 alone. Under G1 a young pause mid-run, and under C2 a deoptimization, each stopped a host's transport thread for
+ * longer than the timeout (hostd/README.md, 'A lone flow').
+ * <p>
  * An idle path needs idle cores: on a machine whose run queue holds as many other threads as it has cores, a thread
  * that wakes may wait milliseconds for one, the path is silent for that long and a timeout is the transport's right
  * answer; there the test is skipped, saying so.
  */
 @Timeout(300)
 @RequiresNetns
-@Disabled("issue 33's lone flow still times out on this 2-core machine: with the data-path threads at ordinary " +
-    "priority 7-13 timeouts per ten 1 MB flows at 100 Mb/s (they wait 1-13 ms behind JIT compilers); with " +
-    "-Dpfabric.realtime=true 0-58 (some flows stall 80-140 ms while no packet reaches h2's socket, cause not found); " +
-    "hostd/README.md, 'A lone flow'")
 class LoneFlowSystemTest
 {
     private static final int FLOWS = 10;
@@ -140,6 +139,7 @@ class LoneFlowSystemTest
         final long baseRttNs = sender.measureBaseRttNs("h2", RTT_SAMPLES, RTT_PATIENCE_NS);
         sender.reconfigure(TransportConfiguration.forEmulatedFabric(rateBps, baseRttNs, BUFFER_LENGTH));
 
+        final long duplicatesBeforeFlows = hosts.get(0).counters().duplicatePackets();
         final SplittableRandom random = new SplittableRandom(33);
         for (int i = 0; i < FLOWS; i++)
         {
@@ -152,6 +152,7 @@ class LoneFlowSystemTest
             assertArrayEquals(payload, received.get(record.flowId()), "flow " + i + " intact");
             assertEquals(1, deliveries.get(record.flowId()).get(), "flow " + i + " delivered once");
         }
-        assertEquals(0, hosts.get(0).counters().duplicatePackets(), "h2 received no packet twice");
+        assertEquals(duplicatesBeforeFlows, hosts.get(0).counters().duplicatePackets(),
+            "h2 received no packet of the ten flows twice");
     }
 }
