@@ -252,9 +252,8 @@ public final class HostdCommand implements Callable<Integer>
                 final AppServer current = server.get();
                 if (null != current && !HostDaemon.isMeasurement(message, length))
                 {
-                    final byte[] bytes = new byte[length];
-                    message.getBytes(0, bytes);
-                    current.publish(topology.hosts().get(sourceHost).name(), flowId, bytes);
+                    current.publish(topology.hosts().get(sourceHost).name(), flowId,
+                        TransportListener.messageArray(message, length));
                 }
             }
 

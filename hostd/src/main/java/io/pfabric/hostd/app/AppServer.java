@@ -15,10 +15,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -100,6 +102,11 @@ public final class AppServer implements AutoCloseable
 
     private static final int SUBSCRIBER_QUEUE_CAPACITY = 1_024;
     private static final int WRITE_CHUNK_LENGTH = 64 * 1024;
+    /**
+     * A MESSAGE frame's length, type, source name's length, flow id and message length: every byte before the
+     * message but the source name.
+     */
+    private static final int MESSAGE_HEAD_LENGTH = Integer.BYTES + 1 + Short.BYTES + Long.BYTES + Integer.BYTES;
 
     private final Path path;
     private final ServerSocketChannel server;
@@ -245,7 +252,7 @@ public final class AppServer implements AutoCloseable
      *
      * @param sourceHost the sender's name.
      * @param flowId     the flow that carried it.
-     * @param message    a copy of the message.
+     * @param message    the message, which the server keeps as it is: the caller gives it up.
      */
     public void publish(final String sourceHost, final long flowId, final byte[] message)
     {
@@ -578,21 +585,36 @@ public final class AppServer implements AutoCloseable
             thread.start();
         }
 
+        /**
+         * Push each message as a MESSAGE frame: its fields from a small buffer reused for every frame, then the
+         * message's own bytes, never assembled into one array.
+         */
         private void push()
         {
+            ByteBuffer head = ByteBuffer.allocate(64);
             try
             {
                 while (channel.isOpen())
                 {
                     final Message message = messages.take();
-                    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(message.bytes().length + 64);
-                    final DataOutputStream frame = new DataOutputStream(bytes);
-                    frame.writeByte(AppProtocol.MESSAGE);
-                    AppProtocol.writeString(frame, message.sourceHost());
-                    frame.writeLong(message.flowId());
-                    frame.writeInt(message.bytes().length);
-                    frame.write(message.bytes());
-                    write(bytes.toByteArray());
+                    final byte[] source = message.sourceHost().getBytes(StandardCharsets.UTF_8);
+                    if (source.length > 0xFFFF)
+                    {
+                        throw new IOException("string too long for the protocol: " + source.length + " bytes");
+                    }
+                    final int headLength = MESSAGE_HEAD_LENGTH + source.length;
+                    if (head.capacity() < headLength)
+                    {
+                        head = ByteBuffer.allocate(headLength);
+                    }
+                    head.clear();
+                    head.putInt(headLength - Integer.BYTES + message.bytes().length)
+                        .put((byte)AppProtocol.MESSAGE)
+                        .putShort((short)source.length)
+                        .put(source)
+                        .putLong(message.flowId())
+                        .putInt(message.bytes().length);
+                    write(head.array(), headLength, message.bytes());
                 }
             }
             catch (final InterruptedException ex)
@@ -637,19 +659,26 @@ public final class AppServer implements AutoCloseable
             }
         }
 
+        private void write(final byte[] body) throws IOException
+        {
+            write(AppProtocol.lengthOf(body), Integer.BYTES, body);
+        }
+
         /**
-         * Write a frame in slices, each slice's progress noted, so a client that stops reading is found stalled.
+         * Write a frame, its first bytes from one array and the rest from another, in slices, each slice's progress
+         * noted, so a client that stops reading is found stalled.
          */
-        private synchronized void write(final byte[] body) throws IOException
+        private synchronized void write(final byte[] head, final int headLength, final byte[] tail)
+            throws IOException
         {
             lastWriteNs = clock.nanoTime();
             writingFrame = true;
             try
             {
-                out.write(AppProtocol.lengthOf(body));
-                for (int offset = 0; offset < body.length; offset += WRITE_CHUNK_LENGTH)
+                out.write(head, 0, headLength);
+                for (int offset = 0; offset < tail.length; offset += WRITE_CHUNK_LENGTH)
                 {
-                    out.write(body, offset, Math.min(WRITE_CHUNK_LENGTH, body.length - offset));
+                    out.write(tail, offset, Math.min(WRITE_CHUNK_LENGTH, tail.length - offset));
                     lastWriteNs = clock.nanoTime();
                 }
             }
