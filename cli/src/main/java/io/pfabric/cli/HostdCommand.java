@@ -16,6 +16,7 @@ import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.control.HostControl;
 import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.app.AppServer;
+import io.pfabric.hostd.app.MessageInbox;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.PriorityPolicy;
@@ -57,8 +58,10 @@ import java.util.concurrent.atomic.AtomicReference;
             "application socket that 'pfabric send' and 'pfabric recv' use (default " +
             "/tmp/pfabric-hostd-NAME.sock), which only its owner (and --socket-group) may connect to, at most 64 " +
             "clients at once; a client that sends a frame over 1 GiB or pauses inside a frame for 10 s is " +
-            "disconnected. The window, cap and timeout follow from the host's link rate, the " +
-            "base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, cap = " +
+            "disconnected. Messages that arrive while no 'pfabric recv' is subscribed are kept for the next one, " +
+            "within --kept-messages and --kept-bytes. The window, cap and timeout follow from the host's link " +
+            "rate, the base RTT and the switch buffer as in the paper: initial window = BDP in 1500-byte packets, " +
+            "cap = " +
             "buffer in packets less one, timeout = 3 x base RTT, but at least the base RTT plus 1.25 x the time a full " +
             "switch buffer takes to drain at the link rate (on an emulated fabric the measured base RTT lacks the " +
             "frames' time on the wire).",
@@ -117,6 +120,17 @@ public final class HostdCommand implements Callable<Integer>
         description = "Let this group's members connect to the application socket too (mode 660; default: the " +
             "owner only, 600).")
     String socketGroup;
+
+    @Option(names = "--kept-messages", defaultValue = "" + MessageInbox.DEFAULT_MAX_KEPT_MESSAGES, paramLabel = "N",
+        description = "Messages kept while no client is subscribed, handed in order to the next that subscribes " +
+            "('pfabric recv'); beyond this many, or --kept-bytes, the oldest are dropped and counted " +
+            "(pfabric_host_app_kept_dropped_total). 0 keeps none (default: ${DEFAULT-VALUE}).")
+    int keptMessages;
+
+    @Option(names = "--kept-bytes", defaultValue = "256MiB", paramLabel = "SIZE",
+        description = "Bytes of messages kept while no client is subscribed, e.g. 64MB; a longer message is not " +
+            "kept (default: ${DEFAULT-VALUE}).")
+    String keptBytes;
 
     @Option(names = "--workload", paramLabel = "NAME|FILE",
         description = "Run a workload: websearch, datamining or a CDF file (sizes in 1460-byte packets). Received " +
@@ -229,6 +243,7 @@ public final class HostdCommand implements Callable<Integer>
         {
             Quantities.requireLoad("--load", load);
         }
+        final MessageInbox inbox = inbox();
         final PriorityPolicy policy = PriorityPolicy.byName("--priority", priority);
         final DeadlineSpec deadlineSpec = null == deadlines ? null : deadlineSpec();
         if (PriorityPolicy.DEADLINE == policy && null != workload && null == deadlineSpec)
@@ -249,12 +264,10 @@ public final class HostdCommand implements Callable<Integer>
         {
             public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
             {
-                final AppServer current = server.get();
-                if (null != current && !HostDaemon.isMeasurement(message, length))
+                if (!HostDaemon.isMeasurement(message, length))
                 {
-                    final byte[] bytes = new byte[length];
-                    message.getBytes(0, bytes);
-                    current.publish(topology.hosts().get(sourceHost).name(), flowId, bytes);
+                    inbox.publish(topology.hosts().get(sourceHost).name(), flowId,
+                        TransportListener.messageArray(message, length));
                 }
             }
 
@@ -301,7 +314,7 @@ public final class HostdCommand implements Callable<Integer>
         final CountersFile counters;
         try
         {
-            counters = startCounters(daemon, completionMeter, err);
+            counters = startCounters(daemon, inbox, completionMeter, err);
         }
         catch (final IOException ex)
         {
@@ -331,7 +344,7 @@ public final class HostdCommand implements Callable<Integer>
             try
             {
                 final Path socketPath = null != socket ? socket : AppSockets.forHost(hostName);
-                server.set(AppServer.start(socketPath, daemon, AppServer.Access.DEFAULT.withGroup(socketGroup)));
+                server.set(AppServer.start(socketPath, daemon, AppServer.Access.DEFAULT.withGroup(socketGroup), inbox));
                 err.printf(Locale.ROOT, "pfabric hostd %s: application socket %s%n", hostName, socketPath);
                 barrier.await();
             }
@@ -464,7 +477,29 @@ public final class HostdCommand implements Callable<Integer>
         return DeadlineSpec.parse(deadlines).requireSelectsFrom(FlowSizeDistribution.load(workload));
     }
 
-    private CountersFile startCounters(final HostDaemon daemon,
+    private MessageInbox inbox()
+    {
+        if (keptMessages < 0)
+        {
+            throw new IllegalArgumentException("--kept-messages must not be negative");
+        }
+        final long bytes;
+        try
+        {
+            bytes = Quantities.parseBytes(keptBytes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--kept-bytes: " + ex.getMessage(), ex);
+        }
+        if (bytes < 0)
+        {
+            throw new IllegalArgumentException("--kept-bytes must not be negative");
+        }
+        return new MessageInbox(keptMessages, bytes);
+    }
+
+    private CountersFile startCounters(final HostDaemon daemon, final MessageInbox inbox,
         final AtomicReference<FlowCompletionMeter> completionMeter, final PrintStream err) throws IOException
     {
         if (!countersFile.requested())
@@ -473,6 +508,10 @@ public final class HostdCommand implements Callable<Integer>
         }
         final PrometheusMeterRegistry registry = CountersFile.newRegistry();
         HostMetrics.bind(daemon, registry);
+        if (null == workload)
+        {
+            HostMetrics.bindInbox(hostName, inbox, registry);
+        }
         final FlowCompletionMeter meter = new FlowCompletionMeter(hostName, daemon.counters(), registry);
         final CountersFile counters;
         try

@@ -116,6 +116,29 @@ class CommandLineTest
     }
 
     @Test
+    void theBoundsOfTheMessagesHostdKeepsAreCheckedByName() throws Exception
+    {
+        final Path topology = directory.resolve("topology.yaml");
+        Files.writeString(topology, """
+            hosts:
+              - {name: h1, ip: 127.0.85.1, mac: "02:00:7f:55:00:01", switch: s1, port: p1}
+              - {name: h2, ip: 127.0.85.2, mac: "02:00:7f:55:00:02", switch: s1, port: p2}
+            switches:
+              - name: s1
+                ports:
+                  - {name: p1, interface: pf-cl-p1, rate: 100m, discipline: pfabric}
+                  - {name: p2, interface: pf-cl-p2, rate: 100m, discipline: pfabric}
+            links: []
+            """);
+        final Path socket = directory.resolve("h1.sock");
+        assertRefused(run("hostd", "--topology", topology.toString(), "--name", "h1", "--socket", socket.toString(),
+            "--kept-messages", "-1"), "pfabric hostd: --kept-messages must not be negative");
+        assertRefused(run("hostd", "--topology", topology.toString(), "--name", "h1", "--socket", socket.toString(),
+            "--kept-bytes", "lots"), "pfabric hostd: --kept-bytes: 'lots' is not a size such as 1500, 100KB or 1MiB");
+        assertFalse(Files.exists(socket));
+    }
+
+    @Test
     void aRateIsCheckedByOneRuleThatNamesTheOption()
     {
         final String trace = directory.resolve("trace.csv").toString();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.pfabric.hostd.HostDaemon;
+import io.pfabric.hostd.app.MessageInbox;
 import io.pfabric.hostd.transport.TransportCounters;
 
 import java.util.function.ToLongFunction;
@@ -75,6 +76,26 @@ public final class HostMetrics
         Gauge.builder("pfabric.host.longest.send.lag", counters, c -> c.longestSendLagNs() / NANOS_PER_SECOND)
             .baseUnit("seconds").description("Longest lag of a send after the time the transport meant, since start")
             .tags(tags).register(registry);
+    }
+
+    /**
+     * Register what becomes of the messages a host receives for its application socket's subscribers: those dropped
+     * beyond the bounds while no client was subscribed, those a subscriber lost by falling behind, and those kept now.
+     *
+     * @param host     the host's name.
+     * @param inbox    the host's inbox.
+     * @param registry to register with.
+     */
+    public static void bindInbox(final String host, final MessageInbox inbox, final MeterRegistry registry)
+    {
+        final Tags tags = Tags.of("host", host);
+        FunctionCounter.builder("pfabric.host.app.kept.dropped", inbox, MessageInbox::keptDropped)
+            .description("Messages received while no client was subscribed and dropped, the oldest first, beyond " +
+                "the bounds of those kept for the next subscriber").tags(tags).register(registry);
+        FunctionCounter.builder("pfabric.host.app.subscriber.dropped", inbox, MessageInbox::subscriberDropped)
+            .description("Messages a subscriber lost because it fell behind").tags(tags).register(registry);
+        Gauge.builder("pfabric.host.app.kept.messages", inbox, MessageInbox::keptMessages)
+            .description("Messages kept for the next subscriber").tags(tags).register(registry);
     }
 
     /**

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code pfabric send} and {@code recv} against hostd processes as a user runs them, unprivileged, three hosts over
  * UDP on loopback addresses: started right after their hostds they wait for the sockets and the message arrives;
+ * a recv started after the message arrived still gets it;
  * the one-segment flows a hostd measures its base RTT with never reach a receiving application; a send to a host
  * with no hostd ends after its timeout and its hostd gives the flow up; a send from a host to itself is refused with
  * the host's name.
@@ -107,6 +108,21 @@ class SendRecvSystemTest
         final Finished received = finish(recv, "recv.log");
         assertEquals(0, received.exit(), received.output());
         assertTrue(received.output().matches("(?s).*from h1 flow [0-9a-f]+: 1,000,000 bytes.*"), received.output());
+    }
+
+    @Test
+    void aRecvStartedAfterTheMessageArrivedStillGetsIt() throws Exception
+    {
+        hostd("h2");
+        hostd("h1");
+        final Finished sent = finish(start("send.log", "send", "--socket", socket("h1").toString(), "--to", "h2",
+            "--size", "100KB"), "send.log");
+        assertEquals(0, sent.exit(), sent.output());
+
+        final Finished received = finish(start("recv.log", "recv", "--socket", socket("h2").toString(), "--count",
+            "1"), "recv.log");
+        assertEquals(0, received.exit(), received.output());
+        assertTrue(received.output().matches("(?s).*from h1 flow [0-9a-f]+: 100,000 bytes.*"), received.output());
     }
 
     @Test

@@ -15,10 +15,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -28,8 +30,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,9 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Serves {@link AppProtocol} on a Unix domain socket for one {@link HostDaemon}: a thread per client reads its
- * requests, another writes the answers to its sends, a third (once it subscribes) pushes messages. A subscriber that
- * does not keep up loses messages (counted) rather than stalling the transport. A client that goes away gives up its
- * flows still in flight ({@link HostDaemon#abandon}). Cold path.
+ * requests, another writes the answers to its sends, a third (once it subscribes) pushes messages from the host's
+ * {@link MessageInbox}: those kept while no client was subscribed first, in order, then each as it arrives. A
+ * subscriber that does not keep up loses messages (counted) rather than stalling the transport. A client that goes
+ * away gives up its flows still in flight ({@link HostDaemon#abandon}). Cold path.
  * <p>
  * Locked down: the socket file is created owner-only (read and write for the group too when {@link Access} names
  * one), in a private directory before it is moved into place, so no one else can connect in between; at most
@@ -98,8 +99,12 @@ public final class AppServer implements AutoCloseable
         }
     }
 
-    private static final int SUBSCRIBER_QUEUE_CAPACITY = 1_024;
     private static final int WRITE_CHUNK_LENGTH = 64 * 1024;
+    /**
+     * A MESSAGE frame's length, type, source name's length, flow id and message length: every byte before the
+     * message but the source name.
+     */
+    private static final int MESSAGE_HEAD_LENGTH = Integer.BYTES + 1 + Short.BYTES + Long.BYTES + Integer.BYTES;
 
     private final Path path;
     private final ServerSocketChannel server;
@@ -107,7 +112,7 @@ public final class AppServer implements AutoCloseable
     private final Access access;
     private final NanoClock clock;
     private final List<Client> clients = new CopyOnWriteArrayList<>();
-    private final AtomicLong droppedMessages = new AtomicLong();
+    private final MessageInbox inbox;
     private final AtomicLong refusedClients = new AtomicLong();
     private final AtomicLong oversizedFrames = new AtomicLong();
     private final AtomicLong malformedFrames = new AtomicLong();
@@ -116,8 +121,9 @@ public final class AppServer implements AutoCloseable
     private final ScheduledExecutorService watcher;
 
     private AppServer(final Path path, final ServerSocketChannel server, final HostDaemon host, final Access access,
-        final NanoClock clock)
+        final NanoClock clock, final MessageInbox inbox)
     {
+        this.inbox = inbox;
         this.path = path;
         this.server = server;
         this.host = host;
@@ -162,7 +168,24 @@ public final class AppServer implements AutoCloseable
      */
     public static AppServer start(final Path path, final HostDaemon host, final Access access) throws IOException
     {
-        return start(path, host, access, new SystemNanoClock());
+        return start(path, host, access, new SystemNanoClock(), new MessageInbox());
+    }
+
+    /**
+     * Listen on a socket path (an old socket file there is replaced), pushing the messages of a given inbox: those it
+     * kept before the server started go to the first client that subscribes.
+     *
+     * @param path   the socket's path.
+     * @param host   the host whose transport serves the requests.
+     * @param access who may connect and the limits.
+     * @param inbox  the host's received messages, which the server's subscribers take.
+     * @return the running server.
+     * @throws IOException if the socket cannot be bound or the group does not exist.
+     */
+    public static AppServer start(final Path path, final HostDaemon host, final Access access, final MessageInbox inbox)
+        throws IOException
+    {
+        return start(path, host, access, new SystemNanoClock(), inbox);
     }
 
     /**
@@ -179,8 +202,14 @@ public final class AppServer implements AutoCloseable
     public static AppServer start(final Path path, final HostDaemon host, final Access access, final NanoClock clock)
         throws IOException
     {
+        return start(path, host, access, clock, new MessageInbox());
+    }
+
+    private static AppServer start(final Path path, final HostDaemon host, final Access access, final NanoClock clock,
+        final MessageInbox inbox) throws IOException
+    {
         final ServerSocketChannel server = bindPrivate(path, access.groupName());
-        final AppServer appServer = new AppServer(path, server, host, access, clock);
+        final AppServer appServer = new AppServer(path, server, host, access, clock, inbox);
         appServer.acceptor.start();
         final long periodNs = Math.max(1_000_000L, access.stallTimeoutNs() / 4);
         appServer.watcher.scheduleAtFixedRate(appServer::disconnectStalled, periodNs, periodNs, TimeUnit.NANOSECONDS);
@@ -241,21 +270,16 @@ public final class AppServer implements AutoCloseable
     }
 
     /**
-     * Hand a received message to every subscriber; called on the transport's thread, never blocks.
+     * Hand a received message to every subscriber, or keep it for the next one ({@link MessageInbox#publish}); called
+     * on the transport's thread, never blocks.
      *
      * @param sourceHost the sender's name.
      * @param flowId     the flow that carried it.
-     * @param message    a copy of the message.
+     * @param message    the message, which the server keeps as it is: the caller gives it up.
      */
     public void publish(final String sourceHost, final long flowId, final byte[] message)
     {
-        for (final Client client : clients)
-        {
-            if (client.subscribed && !client.messages.offer(new Message(sourceHost, flowId, message)))
-            {
-                droppedMessages.incrementAndGet();
-            }
-        }
+        inbox.publish(sourceHost, flowId, message);
     }
 
     /**
@@ -265,7 +289,17 @@ public final class AppServer implements AutoCloseable
      */
     public long droppedMessages()
     {
-        return droppedMessages.get();
+        return inbox.subscriberDropped();
+    }
+
+    /**
+     * The messages the server's subscribers take.
+     *
+     * @return the inbox.
+     */
+    public MessageInbox inbox()
+    {
+        return inbox;
     }
 
     /**
@@ -276,12 +310,7 @@ public final class AppServer implements AutoCloseable
      */
     public int subscribers()
     {
-        int subscribers = 0;
-        for (final Client client : clients)
-        {
-            subscribers += client.subscribed ? 1 : 0;
-        }
-        return subscribers;
+        return inbox.subscribers();
     }
 
     /**
@@ -332,10 +361,6 @@ public final class AppServer implements AutoCloseable
     public long stalledClients()
     {
         return stalledClients.get();
-    }
-
-    private record Message(String sourceHost, long flowId, byte[] bytes)
-    {
     }
 
     private void disconnectStalled()
@@ -415,10 +440,9 @@ public final class AppServer implements AutoCloseable
     {
         private final SocketChannel channel;
         private final OutputStream out;
-        private final BlockingQueue<Message> messages = new ArrayBlockingQueue<>(SUBSCRIBER_QUEUE_CAPACITY);
         private final ExecutorService answers = Executors.newSingleThreadExecutor(daemonThreads("hostd-app-answer"));
         private final Set<CompletableFuture<FlowRecord>> flowsInFlight = ConcurrentHashMap.newKeySet();
-        private volatile boolean subscribed;
+        private volatile MessageInbox.Subscriber subscription;
         private volatile Thread pusher;
         private volatile boolean readingFrame;
         private volatile long lastReadNs;
@@ -496,7 +520,7 @@ public final class AppServer implements AutoCloseable
             {
                 readingFrame = false;
                 clients.remove(this);
-                subscribed = false;
+                unsubscribe();
                 disconnect();
                 answers.shutdown();
                 for (final CompletableFuture<FlowRecord> flow : flowsInFlight)
@@ -567,32 +591,57 @@ public final class AppServer implements AutoCloseable
 
         private void subscribe()
         {
-            if (subscribed)
+            if (null != subscription)
             {
                 return;
             }
-            subscribed = true;
-            final Thread thread = new Thread(this::push, "hostd-app-push");
+            final MessageInbox.Subscriber subscriber = inbox.subscribe();
+            subscription = subscriber;
+            final Thread thread = new Thread(() -> push(subscriber), "hostd-app-push");
             thread.setDaemon(true);
             pusher = thread;
             thread.start();
         }
 
-        private void push()
+        /**
+         * Push each message as a MESSAGE frame: its fields from a small buffer reused for every frame, then the
+         * message's own bytes, never assembled into one array.
+         */
+        private void unsubscribe()
         {
+            final MessageInbox.Subscriber current = subscription;
+            if (null != current)
+            {
+                inbox.unsubscribe(current);
+            }
+        }
+
+        private void push(final MessageInbox.Subscriber subscriber)
+        {
+            ByteBuffer head = ByteBuffer.allocate(64);
             try
             {
                 while (channel.isOpen())
                 {
-                    final Message message = messages.take();
-                    final ByteArrayOutputStream bytes = new ByteArrayOutputStream(message.bytes().length + 64);
-                    final DataOutputStream frame = new DataOutputStream(bytes);
-                    frame.writeByte(AppProtocol.MESSAGE);
-                    AppProtocol.writeString(frame, message.sourceHost());
-                    frame.writeLong(message.flowId());
-                    frame.writeInt(message.bytes().length);
-                    frame.write(message.bytes());
-                    write(bytes.toByteArray());
+                    final MessageInbox.Message message = subscriber.take();
+                    final byte[] source = message.sourceHost().getBytes(StandardCharsets.UTF_8);
+                    if (source.length > 0xFFFF)
+                    {
+                        throw new IOException("string too long for the protocol: " + source.length + " bytes");
+                    }
+                    final int headLength = MESSAGE_HEAD_LENGTH + source.length;
+                    if (head.capacity() < headLength)
+                    {
+                        head = ByteBuffer.allocate(headLength);
+                    }
+                    head.clear();
+                    head.putInt(headLength - Integer.BYTES + message.bytes().length)
+                        .put((byte)AppProtocol.MESSAGE)
+                        .putShort((short)source.length)
+                        .put(source)
+                        .putLong(message.flowId())
+                        .putInt(message.bytes().length);
+                    write(head.array(), headLength, message.bytes());
                 }
             }
             catch (final InterruptedException ex)
@@ -601,7 +650,7 @@ public final class AppServer implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                subscribed = false;
+                unsubscribe();
             }
         }
 
@@ -633,23 +682,30 @@ public final class AppServer implements AutoCloseable
             }
             catch (final IOException ex)
             {
-                subscribed = false;
+                unsubscribe();
             }
         }
 
+        private void write(final byte[] body) throws IOException
+        {
+            write(AppProtocol.lengthOf(body), Integer.BYTES, body);
+        }
+
         /**
-         * Write a frame in slices, each slice's progress noted, so a client that stops reading is found stalled.
+         * Write a frame, its first bytes from one array and the rest from another, in slices, each slice's progress
+         * noted, so a client that stops reading is found stalled.
          */
-        private synchronized void write(final byte[] body) throws IOException
+        private synchronized void write(final byte[] head, final int headLength, final byte[] tail)
+            throws IOException
         {
             lastWriteNs = clock.nanoTime();
             writingFrame = true;
             try
             {
-                out.write(AppProtocol.lengthOf(body));
-                for (int offset = 0; offset < body.length; offset += WRITE_CHUNK_LENGTH)
+                out.write(head, 0, headLength);
+                for (int offset = 0; offset < tail.length; offset += WRITE_CHUNK_LENGTH)
                 {
-                    out.write(body, offset, Math.min(WRITE_CHUNK_LENGTH, body.length - offset));
+                    out.write(tail, offset, Math.min(WRITE_CHUNK_LENGTH, tail.length - offset));
                     lastWriteNs = clock.nanoTime();
                 }
             }

@@ -236,7 +236,9 @@ public final class FlowReceiver
     }
 
     /**
-     * The assembled message, complete once {@link #isComplete()}.
+     * The assembled message, complete once {@link #isComplete()}: a buffer over an array of exactly the flow's size,
+     * made for this flow alone. Once the flow is complete nothing writes it again, so the transport hands the array
+     * over to its listener ({@link TransportListener#onMessage}) instead of copying it.
      *
      * @return the buffer, or null when the payload is not kept.
      */

@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FlowReceiverTest
@@ -55,6 +57,27 @@ class FlowReceiverTest
         final byte[] assembled = new byte[message.length];
         receiver.message().getBytes(0, assembled);
         assertArrayEquals(message, assembled);
+    }
+
+    @Test
+    void theCompleteMessagesArrayIsHandedOverAsItIsAndAnyOtherBufferCopied()
+    {
+        final byte[] message = message(250);
+        final FlowReceiver receiver = new FlowReceiver(1, 2, message.length, MSS, true);
+        for (int index = 0; index < 3; index++)
+        {
+            deliver(receiver, message, index);
+        }
+        final byte[] handedOver = TransportListener.messageArray(receiver.message(), message.length);
+        assertSame(receiver.message().byteArray(), handedOver);
+        assertArrayEquals(message, handedOver);
+
+        final byte[] larger = new byte[message.length + 10];
+        System.arraycopy(message, 0, larger, 5, message.length);
+        final UnsafeBuffer slice = new UnsafeBuffer(larger, 5, message.length);
+        final byte[] copied = TransportListener.messageArray(slice, message.length);
+        assertNotSame(larger, copied);
+        assertArrayEquals(message, copied);
     }
 
     @Test
