@@ -9,17 +9,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Independent jobs, such as the runs of a sweep or the points of a reproduction, on a number of threads at once,
  * their results in the order of the jobs whatever the number of threads.
  * <p>
- * Jobs are handed to the threads in their order. Once one has failed, none that has not started starts, and the
- * failure of the first job in order that failed is thrown as the job threw it: an {@link IOException}, unchecked exception or error as
- * itself, an {@link UncheckedIOException} as the {@link IOException} it carries, so that an I/O failure is reported
- * as one whichever way it was thrown. On one thread this is running the jobs one after another and stopping at the
- * first that fails.
+ * Jobs are handed to the threads in their order, and none starts once a job before it has failed. The failure of
+ * the first job in order that fails is thrown as the job threw it: an {@link IOException}, unchecked exception or
+ * error as itself, an {@link UncheckedIOException} as the {@link IOException} it carries, so that an I/O failure is
+ * reported as one whichever way it was thrown. Every job before that one runs whatever the number of threads, so the
+ * same jobs fail the same way on one thread or many; on one thread this is running the jobs one after another and
+ * stopping at the first that fails.
  */
 public final class JobRunner
 {
@@ -61,7 +62,7 @@ public final class JobRunner
         {
             throw new IllegalArgumentException("threads must be at least 1, not " + threads);
         }
-        final AtomicBoolean failed = new AtomicBoolean();
+        final AtomicInteger firstFailed = new AtomicInteger(Integer.MAX_VALUE);
         final ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, Math.max(1, jobs.size())),
             runnable ->
             {
@@ -72,11 +73,13 @@ public final class JobRunner
         try
         {
             final List<Future<T>> futures = new ArrayList<>(jobs.size());
-            for (final Job<? extends T> job : jobs)
+            for (int i = 0; i < jobs.size(); i++)
             {
+                final int index = i;
+                final Job<? extends T> job = jobs.get(i);
                 futures.add(pool.submit(() ->
                 {
-                    if (failed.get())
+                    if (firstFailed.get() < index)
                     {
                         return null;
                     }
@@ -86,7 +89,7 @@ public final class JobRunner
                     }
                     catch (final Throwable ex)
                     {
-                        failed.set(true);
+                        firstFailed.accumulateAndGet(index, Math::min);
                         throw ex;
                     }
                 }));

@@ -115,24 +115,44 @@ class JobRunnerTest
     }
 
     @Test
-    void whenTwoJobsFailTheFirstInOrderIsThrown()
+    void whenTwoJobsFailTheFirstInOrderIsThrownEvenIfTheOtherFailedBeforeItStarted()
     {
-        final CountDownLatch secondFailing = new CountDownLatch(1);
-        final IOException first = new IOException("first");
-        final IOException second = new IOException("second");
-        final List<JobRunner.Job<Void>> jobs = List.of(
-            () ->
-            {
-                awaitBeside(secondFailing);
-                throw first;
-            },
-            () ->
-            {
-                secondFailing.countDown();
-                throw second;
-            });
+        // the threads start in no set order: the second job may fail before the first has started, many rounds
+        // give that a chance to happen
+        for (int round = 0; round < 200; round++)
+        {
+            final CountDownLatch secondFailing = new CountDownLatch(1);
+            final IOException first = new IOException("first");
+            final IOException second = new IOException("second");
+            final List<JobRunner.Job<Void>> jobs = List.of(
+                () ->
+                {
+                    awaitBeside(secondFailing);
+                    throw first;
+                },
+                () ->
+                {
+                    secondFailing.countDown();
+                    throw second;
+                });
 
-        assertSame(first, assertThrows(IOException.class, () -> JobRunner.run(jobs, 2, "test-job")));
+            assertSame(first, assertThrows(IOException.class, () -> JobRunner.run(jobs, 2, "test-job")),
+                "round " + round);
+        }
+    }
+
+    @Test
+    void oneAndTwoThreadsThrowTheSameFailure()
+    {
+        final IOException third = new IOException("third");
+        final IOException fifth = new IOException("fifth");
+        for (final int threads : new int[] {1, 2})
+        {
+            final List<JobRunner.Job<String>> jobs = new ArrayList<>(squares(8));
+            jobs.set(4, () -> { throw fifth; });
+            jobs.set(2, () -> { throw third; });
+            assertSame(third, assertThrows(IOException.class, () -> JobRunner.run(jobs, threads, "test-job")));
+        }
     }
 
     @Test
