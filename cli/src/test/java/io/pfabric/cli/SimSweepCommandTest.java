@@ -93,6 +93,37 @@ class SimSweepCommandTest
     }
 
     @Test
+    void aRunThatCannotWriteItsFileEndsTheSweepInOneLineWithStatus1OnOneThreadOrTwo() throws Exception
+    {
+        for (final String jobs : List.of("1", "2"))
+        {
+            final Path dir = out.resolve("jobs-" + jobs);
+            Files.createDirectories(dir.resolve("fct-dctcp-0.3.csv"));
+            final ByteArrayOutputStream err = new ByteArrayOutputStream();
+            final PrintStream original = System.err;
+            final int status;
+            try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8))
+            {
+                System.setErr(capture);
+                final CommandLine command = PfabricCommand.commandLine();
+                command.setErr(new PrintWriter(capture, true));
+                status = command.execute("sim", "sweep", "--topo", "star:4", "--loads", "0.3,0.6", "--schemes",
+                    "pfabric,dctcp", "--flows", "50", "--jobs", jobs, "--out", dir.toString());
+            }
+            finally
+            {
+                System.setErr(original);
+            }
+            final List<String> said = err.toString(StandardCharsets.UTF_8).strip().lines().toList();
+            assertEquals(1, status, String.join("\n", said));
+            final List<String> errors = said.stream().filter(line -> line.startsWith("pfabric sim sweep: ")).toList();
+            assertEquals(1, errors.size(), String.join("\n", said));
+            assertTrue(errors.get(0).contains("fct-dctcp-0.3.csv"), errors.get(0));
+            assertTrue(Files.notExists(dir.resolve("summary.csv")));
+        }
+    }
+
+    @Test
     void noJobsIsRefusedNamingTheOption()
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
