@@ -7,6 +7,7 @@ import io.pfabric.analysis.DeadlineReport;
 import io.pfabric.analysis.FctAnalysis;
 import io.pfabric.analysis.PathRtts;
 import io.pfabric.analysis.ResultsTable;
+import io.pfabric.sim.JobRunner;
 import io.pfabric.sim.SimFabric;
 import io.pfabric.sim.SimSettings;
 import io.pfabric.sim.SimRun;
@@ -21,16 +22,11 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -226,7 +222,7 @@ public final class SimCommand implements Callable<Integer>
         final List<Double> runLoads = options.isMix() ? List.of(WorkloadMix.totalLoad(options.mix())) : loads;
         final int runs = runLoads.size() * schemes.size();
         final AtomicInteger started = new AtomicInteger();
-        final List<Callable<Void>> work = new ArrayList<>();
+        final List<JobRunner.Job<Void>> work = new ArrayList<>();
         for (final double load : runLoads)
         {
             final String label = ExperimentSettings.loadLabel(load);
@@ -266,7 +262,7 @@ public final class SimCommand implements Callable<Integer>
                 });
             }
         }
-        runEach(work, jobs);
+        JobRunner.run(work, jobs, "sim-run");
         final List<ResultsTable.Line> lines = ResultsTable.summarize(options.out,
             new FctAnalysis(fabric.edgeRateBitsPerSec(), rtts, SimFabric.segmentWireLength()), rtts::hostIndex);
         ResultsTable.writeCsv(options.out.resolve("summary.csv"), lines);
@@ -290,86 +286,5 @@ public final class SimCommand implements Callable<Integer>
             DeadlineReport.print(progress, rows);
         }
         return lines;
-    }
-
-    private static void runEach(final List<Callable<Void>> work, final int jobs) throws IOException
-    {
-        if (1 == jobs)
-        {
-            for (final Callable<Void> run : work)
-            {
-                try
-                {
-                    call(run);
-                }
-                catch (final UncheckedIOException ex)
-                {
-                    throw ex.getCause();
-                }
-            }
-            return;
-        }
-        final ExecutorService pool = Executors.newFixedThreadPool(Math.min(jobs, work.size()), runnable ->
-        {
-            final Thread thread = new Thread(runnable, "sim-run");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try
-        {
-            final List<Future<Void>> futures = new ArrayList<>();
-            for (final Callable<Void> run : work)
-            {
-                futures.add(pool.submit(() -> call(run)));
-            }
-            for (final Future<Void> future : futures)
-            {
-                try
-                {
-                    future.get();
-                }
-                catch (final ExecutionException ex)
-                {
-                    if (ex.getCause() instanceof UncheckedIOException io)
-                    {
-                        throw io.getCause();
-                    }
-                    if (ex.getCause() instanceof RuntimeException runtime)
-                    {
-                        throw runtime;
-                    }
-                    throw new IllegalStateException(ex.getCause());
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted", ex);
-                }
-            }
-        }
-        finally
-        {
-            pool.shutdownNow();
-        }
-    }
-
-    private static Void call(final Callable<Void> run)
-    {
-        try
-        {
-            return run.call();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        catch (final RuntimeException ex)
-        {
-            throw ex;
-        }
-        catch (final Exception ex)
-        {
-            throw new IllegalStateException(ex);
-        }
     }
 }

@@ -28,6 +28,29 @@ class SimSweepCommandTest
     @TempDir
     Path out;
 
+    private record Ran(int status, String err)
+    {
+    }
+
+    private static Ran runCapturingErr(final String... args)
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        final int status;
+        try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8))
+        {
+            System.setErr(capture);
+            final CommandLine command = PfabricCommand.commandLine();
+            command.setErr(new PrintWriter(capture, true));
+            status = command.execute(args);
+        }
+        finally
+        {
+            System.setErr(original);
+        }
+        return new Ran(status, err.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void aSmallSweepWritesTheSummaryAndThePlot() throws Exception
     {
@@ -93,25 +116,30 @@ class SimSweepCommandTest
     }
 
     @Test
+    void aRunThatCannotWriteItsFileEndsTheSweepInOneLineWithStatus1OnOneThreadOrTwo() throws Exception
+    {
+        for (final String jobs : List.of("1", "2"))
+        {
+            final Path dir = out.resolve("jobs-" + jobs);
+            Files.createDirectories(dir.resolve("fct-dctcp-0.3.csv"));
+            final Ran ran = runCapturingErr("sim", "sweep", "--topo", "star:4", "--loads", "0.3,0.6", "--schemes",
+                "pfabric,dctcp", "--flows", "50", "--jobs", jobs, "--out", dir.toString());
+            final List<String> said = ran.err().strip().lines().toList();
+            assertEquals(1, ran.status(), ran.err());
+            final List<String> errors = said.stream().filter(line -> line.startsWith("pfabric sim sweep: ")).toList();
+            assertEquals(1, errors.size(), ran.err());
+            assertTrue(errors.get(0).contains("fct-dctcp-0.3.csv"), errors.get(0));
+            assertTrue(Files.notExists(dir.resolve("summary.csv")));
+        }
+    }
+
+    @Test
     void noJobsIsRefusedNamingTheOption()
     {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        final int status;
-        try (PrintStream capture = new PrintStream(err, true, StandardCharsets.UTF_8))
-        {
-            System.setErr(capture);
-            final CommandLine command = PfabricCommand.commandLine();
-            command.setErr(new PrintWriter(capture, true));
-            status = command.execute("sim", "sweep", "--jobs", "0", "--flows", "10", "--out",
-                out.resolve("none").toString());
-        }
-        finally
-        {
-            System.setErr(original);
-        }
-        final String said = err.toString(StandardCharsets.UTF_8);
-        assertEquals(2, status, said);
+        final Ran ran = runCapturingErr("sim", "sweep", "--jobs", "0", "--flows", "10", "--out",
+            out.resolve("none").toString());
+        final String said = ran.err();
+        assertEquals(2, ran.status(), said);
         assertTrue(said.contains("--jobs must be at least 1"), said);
         assertEquals(1, said.strip().lines().count(), said);
         assertTrue(Files.notExists(out.resolve("none")));

@@ -1,9 +1,10 @@
 package io.pfabric.sim.reproduce;
 
+import io.pfabric.sim.JobRunner;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -281,57 +279,29 @@ public final class Reproduction
         final AtomicInteger left = new AtomicInteger(todo.size());
         final AtomicLong spentNs = new AtomicLong();
         final AtomicInteger finished = new AtomicInteger();
-        final ExecutorService pool = Executors.newFixedThreadPool(jobs);
+        final List<JobRunner.Job<Void>> work = new ArrayList<>();
+        for (final Point point : todo)
+        {
+            work.add(() ->
+            {
+                final long pointStartNs = System.nanoTime();
+                final String doneLine = runIfNeeded(dir, point, progress);
+                spentNs.addAndGet(System.nanoTime() - pointStartNs);
+                final int remaining = left.decrementAndGet();
+                final double meanSec = spentNs.get() / 1e9 / finished.incrementAndGet();
+                progress.printf(Locale.ROOT, "reproduce: %s; %,d points left, about %.1f minutes left%n",
+                    null == doneLine ? point.id() + " done meanwhile" : doneLine, remaining,
+                    remaining * meanSec / Math.min(jobs, Math.max(1, remaining)) / 60);
+                return null;
+            });
+        }
         try
         {
-            final List<Future<?>> futures = new ArrayList<>();
-            for (final Point point : todo)
-            {
-                futures.add(pool.submit(() ->
-                {
-                    final long pointStartNs = System.nanoTime();
-                    final String doneLine;
-                    try
-                    {
-                        doneLine = runIfNeeded(dir, point, progress);
-                    }
-                    catch (final IOException ex)
-                    {
-                        throw new UncheckedIOException(ex);
-                    }
-                    spentNs.addAndGet(System.nanoTime() - pointStartNs);
-                    final int remaining = left.decrementAndGet();
-                    final double meanSec = spentNs.get() / 1e9 / finished.incrementAndGet();
-                    progress.printf(Locale.ROOT, "reproduce: %s; %,d points left, about %.1f minutes left%n",
-                        null == doneLine ? point.id() + " done meanwhile" : doneLine, remaining,
-                        remaining * meanSec / Math.min(jobs, Math.max(1, remaining)) / 60);
-                    return null;
-                }));
-            }
-            for (final Future<?> future : futures)
-            {
-                try
-                {
-                    future.get();
-                }
-                catch (final java.util.concurrent.ExecutionException ex)
-                {
-                    if (ex.getCause() instanceof UncheckedIOException io)
-                    {
-                        throw io.getCause();
-                    }
-                    throw new IllegalStateException("a point failed: " + ex.getCause(), ex.getCause());
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted", ex);
-                }
-            }
+            JobRunner.run(work, jobs, "reproduce-point");
         }
-        finally
+        catch (final RuntimeException | Error ex)
         {
-            pool.shutdownNow();
+            throw new IllegalStateException("a point failed: " + ex, ex);
         }
         deleteTree(dir.resolve("work"));
         final long wallNs = System.nanoTime() - startNs;
