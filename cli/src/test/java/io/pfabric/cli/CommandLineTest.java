@@ -88,8 +88,10 @@ class CommandLineTest
             "pfabric send: --to h1 is the sending host itself");
     }
 
-    @Test
-    void aLoadIsAboveZeroAndBelowOneForEveryCommand() throws Exception
+    /**
+     * A topology file of two hosts on one switch, which a daemon's options can name before they are refused.
+     */
+    private Path twoHostTopology() throws IOException
     {
         final Path topology = directory.resolve("topology.yaml");
         Files.writeString(topology, """
@@ -103,6 +105,13 @@ class CommandLineTest
                   - {name: p2, interface: pf-cl-p2, rate: 100m, discipline: pfabric}
             links: []
             """);
+        return topology;
+    }
+
+    @Test
+    void aLoadIsAboveZeroAndBelowOneForEveryCommand() throws Exception
+    {
+        final Path topology = twoHostTopology();
         final String rule = " must be above 0 and below 1 (a fraction of the link rate), not 1.0";
         assertRefused(run("trace", "--workload", "websearch", "--hosts", "4", "--rate", "1g", "--load", "1",
             "--flows", "10", "--out", directory.resolve("trace.csv").toString()), "pfabric trace: --load" + rule);
@@ -118,18 +127,7 @@ class CommandLineTest
     @Test
     void theBoundsOfTheMessagesHostdKeepsAreCheckedByName() throws Exception
     {
-        final Path topology = directory.resolve("topology.yaml");
-        Files.writeString(topology, """
-            hosts:
-              - {name: h1, ip: 127.0.85.1, mac: "02:00:7f:55:00:01", switch: s1, port: p1}
-              - {name: h2, ip: 127.0.85.2, mac: "02:00:7f:55:00:02", switch: s1, port: p2}
-            switches:
-              - name: s1
-                ports:
-                  - {name: p1, interface: pf-cl-p1, rate: 100m, discipline: pfabric}
-                  - {name: p2, interface: pf-cl-p2, rate: 100m, discipline: pfabric}
-            links: []
-            """);
+        final Path topology = twoHostTopology();
         final Path socket = directory.resolve("h1.sock");
         assertRefused(run("hostd", "--topology", topology.toString(), "--name", "h1", "--socket", socket.toString(),
             "--kept-messages", "-1"), "pfabric hostd: --kept-messages must not be negative");

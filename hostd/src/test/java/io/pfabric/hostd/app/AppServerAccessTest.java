@@ -1,11 +1,6 @@
 package io.pfabric.hostd.app;
 
-import io.pfabric.common.topology.Topologies;
-import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
-import io.pfabric.hostd.io.UdpPacketIo;
-import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.testsupport.Await;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
@@ -18,9 +13,6 @@ import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -62,12 +54,7 @@ class AppServerAccessTest
     @BeforeEach
     void startHost() throws Exception
     {
-        final Topology topology = Topologies.star(2, "", 0, "pfabric");
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> addresses =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
-        host = HostDaemon.start(topology, "h1", new HostDaemon.Options(TransportConfiguration.PAPER, 0, 42, null, true),
-            (t, local) -> UdpPacketIo.open(addresses, local), new TransportListener() { });
+        host = LoopbackHosts.startH1();
     }
 
     @AfterEach
@@ -80,14 +67,6 @@ class AppServerAccessTest
         if (null != host)
         {
             host.close();
-        }
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 

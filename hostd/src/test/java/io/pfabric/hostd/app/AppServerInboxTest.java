@@ -1,11 +1,6 @@
 package io.pfabric.hostd.app;
 
-import io.pfabric.common.topology.Topologies;
-import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
-import io.pfabric.hostd.io.UdpPacketIo;
-import io.pfabric.hostd.transport.TransportConfiguration;
-import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.testsupport.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,14 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -52,12 +42,7 @@ class AppServerInboxTest
     @BeforeEach
     void startHost() throws Exception
     {
-        final Topology topology = Topologies.star(2, "", 0, "pfabric");
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> addresses =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
-        host = HostDaemon.start(topology, "h1", new HostDaemon.Options(TransportConfiguration.PAPER, 0, 42, null, true),
-            (t, local) -> UdpPacketIo.open(addresses, local), new TransportListener() { });
+        host = LoopbackHosts.startH1();
     }
 
     @AfterEach
@@ -70,14 +55,6 @@ class AppServerInboxTest
         if (null != host)
         {
             host.close();
-        }
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
         }
     }
 
