@@ -20,7 +20,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -100,11 +99,6 @@ public final class AppServer implements AutoCloseable
     }
 
     private static final int WRITE_CHUNK_LENGTH = 64 * 1024;
-    /**
-     * A MESSAGE frame's length, type, source name's length, flow id and message length: every byte before the
-     * message but the source name.
-     */
-    private static final int MESSAGE_HEAD_LENGTH = Integer.BYTES + 1 + Short.BYTES + Long.BYTES + Integer.BYTES;
 
     private final Path path;
     private final ServerSocketChannel server;
@@ -603,10 +597,6 @@ public final class AppServer implements AutoCloseable
             thread.start();
         }
 
-        /**
-         * Push each message as a MESSAGE frame: its fields from a small buffer reused for every frame, then the
-         * message's own bytes, never assembled into one array.
-         */
         private void unsubscribe()
         {
             final MessageInbox.Subscriber current = subscription;
@@ -616,32 +606,28 @@ public final class AppServer implements AutoCloseable
             }
         }
 
+        /**
+         * Push each message as a MESSAGE frame: its fields first, then the message's own bytes, never assembled into
+         * one array.
+         */
         private void push(final MessageInbox.Subscriber subscriber)
         {
-            ByteBuffer head = ByteBuffer.allocate(64);
+            final ByteArrayOutputStream fields = new ByteArrayOutputStream(64);
+            final DataOutputStream frame = new DataOutputStream(fields);
             try
             {
                 while (channel.isOpen())
                 {
                     final MessageInbox.Message message = subscriber.take();
-                    final byte[] source = message.sourceHost().getBytes(StandardCharsets.UTF_8);
-                    if (source.length > 0xFFFF)
-                    {
-                        throw new IOException("string too long for the protocol: " + source.length + " bytes");
-                    }
-                    final int headLength = MESSAGE_HEAD_LENGTH + source.length;
-                    if (head.capacity() < headLength)
-                    {
-                        head = ByteBuffer.allocate(headLength);
-                    }
-                    head.clear();
-                    head.putInt(headLength - Integer.BYTES + message.bytes().length)
-                        .put((byte)AppProtocol.MESSAGE)
-                        .putShort((short)source.length)
-                        .put(source)
-                        .putLong(message.flowId())
-                        .putInt(message.bytes().length);
-                    write(head.array(), headLength, message.bytes());
+                    fields.reset();
+                    frame.writeInt(0);
+                    frame.writeByte(AppProtocol.MESSAGE);
+                    AppProtocol.writeString(frame, message.sourceHost());
+                    frame.writeLong(message.flowId());
+                    frame.writeInt(message.bytes().length);
+                    final byte[] head = fields.toByteArray();
+                    ByteBuffer.wrap(head).putInt(0, head.length - Integer.BYTES + message.bytes().length);
+                    write(head, head.length, message.bytes());
                 }
             }
             catch (final InterruptedException ex)

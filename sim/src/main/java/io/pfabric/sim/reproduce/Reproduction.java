@@ -278,7 +278,6 @@ public final class Reproduction
         }
         final AtomicInteger left = new AtomicInteger(todo.size());
         final AtomicLong spentNs = new AtomicLong();
-        final AtomicInteger finished = new AtomicInteger();
         final List<JobRunner.Job<Void>> work = new ArrayList<>();
         for (final Point point : todo)
         {
@@ -288,7 +287,7 @@ public final class Reproduction
                 final String doneLine = runIfNeeded(dir, point, progress);
                 spentNs.addAndGet(System.nanoTime() - pointStartNs);
                 final int remaining = left.decrementAndGet();
-                final double meanSec = spentNs.get() / 1e9 / finished.incrementAndGet();
+                final double meanSec = spentNs.get() / 1e9 / (todo.size() - remaining);
                 progress.printf(Locale.ROOT, "reproduce: %s; %,d points left, about %.1f minutes left%n",
                     null == doneLine ? point.id() + " done meanwhile" : doneLine, remaining,
                     remaining * meanSec / Math.min(jobs, Math.max(1, remaining)) / 60);
