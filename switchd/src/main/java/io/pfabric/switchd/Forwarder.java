@@ -85,6 +85,9 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
     private final long[] malformedByReason = new long[ParseReason.COUNT];
+    private final long[] backlogStartNs;
+    private long receiveNs;
+    private long arrivalNs;
     private int ingress;
     private int transmitting;
     private QueueDiscipline requeueTarget;
@@ -136,6 +139,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final NanoClock clock)
     {
         this.ports = ports.clone();
+        this.backlogStartNs = new long[ports.length];
         this.table = table;
         this.macTable = macTable;
         this.spray = spray;
@@ -220,6 +224,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             command.run();
             work++;
         }
+        receiveNs = nowNs;
         for (int i = 0; i < ports.length; i++)
         {
             ingress = i;
@@ -439,6 +444,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void onPacket(final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final SwitchPort port = ports[ingress];
+        final long stampedNs = port.io().arrivalNs();
+        arrivalNs = FramePort.UNKNOWN_ARRIVAL == stampedNs || stampedNs - receiveNs > 0 ? receiveNs : stampedNs;
         if (null != macTable)
         {
             learnAndSwitch(buffer, offset, length);
@@ -501,8 +508,35 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             at = (int)((mixed >>> 33) % egress.length);
         }
         final int choice = egress[at];
-        ports[ports[choice].linkUp() ? choice : upAlternative(egress, at)].queue()
-            .enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
+        admit(ports[choice].linkUp() ? choice : upAlternative(egress, at), buffer, offset, length, priority, flowId);
+    }
+
+    /**
+     * Queue a frame at a port, after releasing what the port's link would have sent by the time the frame arrived: when
+     * the forwarder comes late, the frames that arrived meanwhile wait in the receive rings, and a port that had a
+     * backlog would have kept sending while they arrived. So its pacer first makes up the time its queue waited until
+     * the frame's arrival ({@link EgressPacer#onBackloggedRelease}; the arrival as the port's kernel stamped it, else
+     * the duty cycle's start), and only then does the frame meet the queue's limit, which it would otherwise meet with
+     * all of the late cycle's frames in the queue at once. A frame that finds the queue empty starts its backlog.
+     */
+    private void admit(
+        final int index,
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long priority,
+        final long flowId)
+    {
+        final QueueDiscipline queue = ports[index].queue();
+        if (!queue.isEmpty() && null != ports[index].pacer())
+        {
+            release(index, arrivalNs);
+        }
+        if (queue.isEmpty())
+        {
+            backlogStartNs[index] = arrivalNs;
+        }
+        queue.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
     }
 
     /**
@@ -562,16 +596,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             {
                 if (i != ingress)
                 {
-                    ports[i].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(),
-                        parser.pfabricFlags());
+                    admit(i, buffer, offset, length, priority, flowId);
                 }
             }
             ports[ingress].counters().add(PortCounter.FLOODED_FRAMES, 1);
         }
         else if (egress != ingress)
         {
-            ports[egress].queue().enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(),
-                parser.pfabricFlags());
+            admit(egress, buffer, offset, length, priority, flowId);
         }
     }
 
@@ -601,6 +633,10 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             .senderAddress(targetAddress)
             .targetMac(requesterMac)
             .targetAddress(requesterAddress);
+        if (port.queue().isEmpty())
+        {
+            backlogStartNs[ingress] = arrivalNs;
+        }
         port.queue().enqueue(reply, 0, Math.max(ARP_FRAME_LENGTH, QueueDiscipline.MIN_FRAME_LENGTH), CONTROL_PRIORITY,
             0);
         port.counters().add(PortCounter.ARP_REPLIES, 1);
@@ -608,18 +644,30 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
 
     private int transmit(final int index, final long nowNs)
     {
+        final int sent = release(index, nowNs);
+        ports[index].io().flush();
+        return sent;
+    }
+
+    /**
+     * Hand the transmit ring the frames a port may send now, at most {@link #BATCH_FRAMES} of them unless its pacer is
+     * making up time; they leave at the port's next flush.
+     */
+    private int release(final int index, final long nowNs)
+    {
         final SwitchPort port = ports[index];
         final QueueDiscipline queue = port.queue();
         final EgressPacer pacer = port.pacer();
+        final int previous = transmitting;
         transmitting = index;
         int sent = 0;
-        while (sent < BATCH_FRAMES && !queue.isEmpty() && port.io().canTransmit() &&
+        while ((sent < BATCH_FRAMES || null != pacer) && !queue.isEmpty() && port.io().canTransmit() &&
             (null == pacer || pacer.mayRelease(nowNs)))
         {
             final int length = queue.dequeue(this);
             if (null != pacer)
             {
-                pacer.onRelease(nowNs, length);
+                pacer.onBackloggedRelease(nowNs, length, backlogStartNs[index]);
                 if (MONITOR_DEPARTURES)
                 {
                     port.departures().onDeparture(nowNs, pacer.wireTimeNs(length), !queue.isEmpty());
@@ -627,7 +675,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             }
             sent++;
         }
-        port.io().flush();
+        transmitting = previous;
         return sent;
     }
 }

@@ -10,11 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A switch port in memory: frames queued in {@code arriving} are received, frames transmitted collect in {@code sent}.
+ * A switch port in memory: frames queued in {@code arriving} are received (stamped with the times in {@code
+ * arrivingAtNs}, while it has any), frames transmitted collect in {@code sent}.
  */
 final class MemoryFramePort implements FramePort
 {
     final ArrayDeque<byte[]> arriving = new ArrayDeque<>();
+    final ArrayDeque<Long> arrivingAtNs = new ArrayDeque<>();
+    private long arrivalNs = UNKNOWN_ARRIVAL;
     final List<byte[]> sent = new ArrayList<>();
 
     public int receive(final PacketHandler handler, final int limit)
@@ -23,10 +26,17 @@ final class MemoryFramePort implements FramePort
         while (taken < limit && !arriving.isEmpty())
         {
             final byte[] frame = arriving.poll();
+            final Long stampNs = arrivingAtNs.poll();
+            arrivalNs = null == stampNs ? UNKNOWN_ARRIVAL : stampNs;
             handler.onPacket(new UnsafeBuffer(frame), 0, frame.length);
             taken++;
         }
         return taken;
+    }
+
+    public long arrivalNs()
+    {
+        return arrivalNs;
     }
 
     public boolean canTransmit()

@@ -99,6 +99,23 @@ public interface FramePort extends AutoCloseable
     }
 
     /**
+     * When the frame being handed to {@link #receive}'s handler reached this port, on {@link System#nanoTime()}'s
+     * clock, as the kernel stamped it on arrival: a data path that comes late learns when the frames waiting for it
+     * came. Valid only during the handler's call.
+     *
+     * @return nanoseconds, or {@link #UNKNOWN_ARRIVAL} for a port that cannot tell (the default).
+     */
+    default long arrivalNs()
+    {
+        return UNKNOWN_ARRIVAL;
+    }
+
+    /**
+     * What {@link #arrivalNs()} returns when the port does not know.
+     */
+    long UNKNOWN_ARRIVAL = Long.MIN_VALUE;
+
+    /**
      * Whether the link under the port carries frames now: the interface is up and has carrier. Asks the kernel; call
      * from the owning thread, on the cold path (a switch asks every few milliseconds).
      *

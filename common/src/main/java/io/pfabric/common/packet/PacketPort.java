@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -59,6 +60,8 @@ public final class PacketPort implements FramePort
     private final Memory statistics = new Memory(8);
     private final Memory statisticsLength = new Memory(4);
     private final Memory flagsRequest = new Memory(LibC.IFREQ_LENGTH);
+    private final OffsetEpochNanoClock epochClock = new OffsetEpochNanoClock();
+    private long arrivalNs = UNKNOWN_ARRIVAL;
     private int rxIndex;
     private int txIndex;
     private int txPending;
@@ -208,6 +211,7 @@ public final class PacketPort implements FramePort
     public int receive(final PacketHandler handler, final int limit)
     {
         int taken = 0;
+        long epochAheadNs = 0;
         while (taken < limit)
         {
             final int frame = rxRing.frameOffset(rxIndex);
@@ -215,6 +219,12 @@ public final class PacketPort implements FramePort
             {
                 break;
             }
+            if (0 == taken)
+            {
+                epochAheadNs = epochClock.nanoTime() - System.nanoTime();
+            }
+            arrivalNs = (rx.getInt(frame + PacketRing.SECONDS_OFFSET) & 0xFFFF_FFFFL) * 1_000_000_000L +
+                rx.getInt(frame + PacketRing.NANOSECONDS_OFFSET) - epochAheadNs;
             final int wireLength = rx.getInt(frame + PacketRing.LEN_OFFSET);
             final int capturedLength = rx.getInt(frame + PacketRing.SNAPLEN_OFFSET);
             if (wireLength > maxFrameLength || capturedLength != wireLength)
@@ -230,6 +240,18 @@ public final class PacketPort implements FramePort
             taken++;
         }
         return taken;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The receive ring's stamp is the kernel's wall clock when the frame entered the ring (for a veth, as its peer
+     * sent it), moved onto {@link System#nanoTime()}'s clock by the offset between the two read at the start of the
+     * batch.
+     */
+    public long arrivalNs()
+    {
+        return arrivalNs;
     }
 
     /**

@@ -15,6 +15,8 @@ final class PacketRing
     static final int LEN_OFFSET = 4;
     static final int SNAPLEN_OFFSET = 8;
     static final int MAC_OFFSET = 12;
+    static final int SECONDS_OFFSET = 16;
+    static final int NANOSECONDS_OFFSET = 20;
     static final int TX_DATA_OFFSET = 32;
 
     static final int RX_STATUS_KERNEL = 0;

@@ -117,7 +117,11 @@ public final class EgressPacer
     public void onRelease(final long nowNs, final int frameLength)
     {
         final long wireBits = 8L * (Math.max(frameLength, MIN_WIRE_FRAME_LENGTH) + WIRE_OVERHEAD_LENGTH);
-        final long earliestStartNs = nowNs - (burstFrames - 1) * wireTimeNs(wireBits);
+        advance(nowNs - (burstFrames - 1) * wireTimeNs(wireBits), wireBits);
+    }
+
+    private void advance(final long earliestStartNs, final long wireBits)
+    {
         if (!started || nextDepartureNs - earliestStartNs < 0)
         {
             started = true;
@@ -127,6 +131,24 @@ public final class EgressPacer
         final long bitNanos = remainderBitNanos + wireBits * NANOS_PER_SECOND;
         nextDepartureNs += bitNanos / rateBitsPerSec;
         remainderBitNanos = bitNanos % rateBitsPerSec;
+    }
+
+    /**
+     * Account for a frame released now from a queue that has held frames since {@code backlogStartNs}: it starts when
+     * the previous frame left the wire or when the backlog began, whichever is later. A link with frames waiting never
+     * idles, so time the owner polled late while frames waited is made up by releasing frames back to back until the
+     * departure clock reaches now again; time the port spent idle is still banked only as far as the burst allows.
+     * Call only when {@link #mayRelease(long)} says so.
+     *
+     * @param nowNs          current time.
+     * @param frameLength    of the released frame, without FCS.
+     * @param backlogStartNs when the queue last went from empty to holding a frame, at most {@code nowNs}.
+     */
+    public void onBackloggedRelease(final long nowNs, final int frameLength, final long backlogStartNs)
+    {
+        final long wireBits = 8L * (Math.max(frameLength, MIN_WIRE_FRAME_LENGTH) + WIRE_OVERHEAD_LENGTH);
+        final long burstStartNs = nowNs - (burstFrames - 1) * wireTimeNs(wireBits);
+        advance(burstStartNs - backlogStartNs < 0 ? burstStartNs : backlogStartNs, wireBits);
     }
 
     /**
