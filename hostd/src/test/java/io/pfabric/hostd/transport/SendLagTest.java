@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SendLagTest
 {
-    private static final long LINK_BPS = 1_000_000_000L;
+    private static final long LINK_BPS = 100_000_000L;
     private static final long LATE_NS = 1_000_000;
 
     private static final class CountingIo implements PacketIo
