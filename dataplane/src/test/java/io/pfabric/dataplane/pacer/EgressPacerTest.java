@@ -174,6 +174,32 @@ class EgressPacerTest
     }
 
     @Test
+    void aBackloggedReleaseMakesUpEveryFrameTimeSinceTheBacklogBeganButNoIdleTime()
+    {
+        final EgressPacer pacer = new EgressPacer(GBPS);
+        final long wireNs = pacer.wireTimeNs(1500);
+        pacer.onBackloggedRelease(0, 1500, 0);
+        final long lateNs = 10 * wireNs + wireNs / 2;
+        int backToBack = 0;
+        while (pacer.mayRelease(lateNs))
+        {
+            pacer.onBackloggedRelease(lateNs, 1500, 0);
+            backToBack++;
+        }
+        assertEquals(10 + EgressPacer.DEFAULT_BURST_FRAMES - 1, backToBack,
+            "ten frame times late, ten frames leave at once, besides the burst the first frame was allowed");
+
+        final long idleUntilNs = lateNs + 100 * wireNs;
+        int afterIdle = 0;
+        while (pacer.mayRelease(idleUntilNs))
+        {
+            pacer.onBackloggedRelease(idleUntilNs, 1500, idleUntilNs);
+            afterIdle++;
+        }
+        assertEquals(EgressPacer.DEFAULT_BURST_FRAMES, afterIdle, "a backlog that began now banks only the burst");
+    }
+
+    @Test
     void rejectsImpossibleRatesAndBursts()
     {
         assertThrows(IllegalArgumentException.class, () -> new EgressPacer(0));
