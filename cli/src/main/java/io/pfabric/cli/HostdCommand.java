@@ -19,6 +19,7 @@ import io.pfabric.hostd.app.AppServer;
 import io.pfabric.hostd.app.MessageInbox;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
+import io.pfabric.hostd.transport.MessageChunks;
 import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
@@ -28,7 +29,6 @@ import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
 import io.pfabric.testbed.monitor.MetricsEndpoint;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import picocli.CommandLine.Command;
@@ -262,12 +262,11 @@ public final class HostdCommand implements Callable<Integer>
         final AtomicReference<FlowCompletionMeter> completionMeter = new AtomicReference<>();
         final TransportListener listener = new TransportListener()
         {
-            public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)
+            public void onMessage(final int sourceHost, final long flowId, final MessageChunks message)
             {
-                if (!HostDaemon.isMeasurement(message, length))
+                if (!HostDaemon.isMeasurement(message))
                 {
-                    inbox.publish(topology.hosts().get(sourceHost).name(), flowId,
-                        TransportListener.messageArray(message, length));
+                    inbox.publish(topology.hosts().get(sourceHost).name(), flowId, message);
                 }
             }
 

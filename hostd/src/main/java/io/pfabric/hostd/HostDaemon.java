@@ -16,6 +16,7 @@ import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.io.PacketIoGroup;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.HostTransport;
+import io.pfabric.hostd.transport.MessageChunks;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportCounters;
 import io.pfabric.hostd.transport.TransportListener;
@@ -677,6 +678,30 @@ public final class HostDaemon implements AutoCloseable
         for (int i = 0; i < MEASUREMENT_MARK.length; i++)
         {
             if (message.getByte(i) != MEASUREMENT_MARK[i])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether a message received, in the transport's chunks, is one of the one-segment flows another host measures
+     * its base RTT with ({@link #oneSegmentRttsNs}).
+     *
+     * @param message the message.
+     * @return true for a measurement flow.
+     */
+    public static boolean isMeasurement(final MessageChunks message)
+    {
+        if (message.length() < MEASUREMENT_MARK.length)
+        {
+            return false;
+        }
+        final byte[] first = message.chunk(0);
+        for (int i = 0; i < MEASUREMENT_MARK.length; i++)
+        {
+            if (first[i] != MEASUREMENT_MARK[i])
             {
                 return false;
             }

@@ -3,6 +3,7 @@ package io.pfabric.hostd.app;
 import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.IncompleteFlowException;
+import io.pfabric.hostd.transport.MessageChunks;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -624,9 +625,9 @@ public final class AppServer implements AutoCloseable
                     frame.writeByte(AppProtocol.MESSAGE);
                     AppProtocol.writeString(frame, message.sourceHost());
                     frame.writeLong(message.flowId());
-                    frame.writeInt(message.bytes().length);
+                    frame.writeInt(message.bytes().length());
                     final byte[] head = fields.toByteArray();
-                    ByteBuffer.wrap(head).putInt(0, head.length - Integer.BYTES + message.bytes().length);
+                    ByteBuffer.wrap(head).putInt(0, head.length - Integer.BYTES + message.bytes().length());
                     write(head, head.length, message.bytes());
                 }
             }
@@ -674,14 +675,14 @@ public final class AppServer implements AutoCloseable
 
         private void write(final byte[] body) throws IOException
         {
-            write(AppProtocol.lengthOf(body), Integer.BYTES, body);
+            write(AppProtocol.lengthOf(body), Integer.BYTES, MessageChunks.of(body));
         }
 
         /**
          * Write a frame, its first bytes from one array and the rest from another, in slices, each slice's progress
          * noted, so a client that stops reading is found stalled.
          */
-        private synchronized void write(final byte[] head, final int headLength, final byte[] tail)
+        private synchronized void write(final byte[] head, final int headLength, final MessageChunks tail)
             throws IOException
         {
             lastWriteNs = clock.nanoTime();
@@ -689,10 +690,14 @@ public final class AppServer implements AutoCloseable
             try
             {
                 out.write(head, 0, headLength);
-                for (int offset = 0; offset < tail.length; offset += WRITE_CHUNK_LENGTH)
+                for (int i = 0; i < tail.chunkCount(); i++)
                 {
-                    out.write(tail, offset, Math.min(WRITE_CHUNK_LENGTH, tail.length - offset));
-                    lastWriteNs = clock.nanoTime();
+                    final byte[] chunk = tail.chunk(i);
+                    for (int offset = 0; offset < chunk.length; offset += WRITE_CHUNK_LENGTH)
+                    {
+                        out.write(chunk, offset, Math.min(WRITE_CHUNK_LENGTH, chunk.length - offset));
+                        lastWriteNs = clock.nanoTime();
+                    }
                 }
             }
             finally

@@ -1,5 +1,7 @@
 package io.pfabric.hostd.app;
 
+import io.pfabric.hostd.transport.MessageChunks;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +78,19 @@ public final class MessageInbox
      * @param flowId     the flow that carried it.
      * @param message    the message, given up by the caller.
      */
-    public synchronized void publish(final String sourceHost, final long flowId, final byte[] message)
+    public void publish(final String sourceHost, final long flowId, final byte[] message)
+    {
+        publish(sourceHost, flowId, MessageChunks.of(message));
+    }
+
+    /**
+     * Hand a received message to every subscriber, or keep it for the next one if there is none.
+     *
+     * @param sourceHost the sender's name.
+     * @param flowId     the flow that carried it.
+     * @param message    the message in the transport's chunks, given up by the caller.
+     */
+    public synchronized void publish(final String sourceHost, final long flowId, final MessageChunks message)
     {
         final Message received = new Message(sourceHost, flowId, message);
         if (subscribers.isEmpty())
@@ -95,7 +109,7 @@ public final class MessageInbox
 
     private void keep(final Message message)
     {
-        final int length = message.bytes().length;
+        final int length = message.bytes().length();
         if (length > maxKeptBytes || 0 == maxKeptMessages)
         {
             keptDropped.incrementAndGet();
@@ -105,7 +119,7 @@ public final class MessageInbox
         keptBytes += length;
         while (kept.size() > maxKeptMessages || keptBytes > maxKeptBytes)
         {
-            keptBytes -= kept.removeFirst().bytes().length;
+            keptBytes -= kept.removeFirst().bytes().length();
             keptDropped.incrementAndGet();
         }
     }
@@ -202,7 +216,7 @@ public final class MessageInbox
      * @param flowId     the flow that carried it.
      * @param bytes      the message.
      */
-    record Message(String sourceHost, long flowId, byte[] bytes)
+    record Message(String sourceHost, long flowId, MessageChunks bytes)
     {
     }
 

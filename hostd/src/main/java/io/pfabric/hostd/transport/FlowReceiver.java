@@ -1,8 +1,6 @@
 package io.pfabric.hostd.transport;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.BitSet;
 
@@ -13,7 +11,8 @@ import java.util.BitSet;
  * application gets the whole message exactly once; without one it only counts.
  * <p>
  * Segments must be whole: at a multiple of the segment length, of the segment length (the last one shorter); any
- * other offset or length is rejected. Allocates its segment map (and message) when created.
+ * other offset or length is rejected. Allocates its segment map when created, and the message's chunks as segments
+ * arrive in them.
  */
 public final class FlowReceiver
 {
@@ -38,7 +37,7 @@ public final class FlowReceiver
     private final int segmentLength;
     private final int segmentCount;
     private final BitSet received;
-    private final MutableDirectBuffer message;
+    private final MessageChunks message;
     private int cumulativeSegments;
     private int lastSegment = -1;
     private long receivedBytes;
@@ -72,7 +71,7 @@ public final class FlowReceiver
         this.segmentLength = segmentLength;
         this.segmentCount = (int)((sizeBytes + segmentLength - 1) / segmentLength);
         this.received = new BitSet(segmentCount);
-        this.message = keepPayload ? new UnsafeBuffer(new byte[(int)sizeBytes]) : null;
+        this.message = keepPayload ? new MessageChunks((int)sizeBytes) : null;
     }
 
     /**
@@ -236,13 +235,14 @@ public final class FlowReceiver
     }
 
     /**
-     * The assembled message, complete once {@link #isComplete()}: a buffer over an array of exactly the flow's size,
-     * made for this flow alone. Once the flow is complete nothing writes it again, so the transport hands the array
-     * over to its listener ({@link TransportListener#onMessage}) instead of copying it.
+     * The assembled message, complete once {@link #isComplete()}, made for this flow alone, in chunks made as the
+     * segments arrived ({@link MessageChunks}). Once the flow is complete nothing writes it again, so the transport
+     * hands it over to its listener ({@link TransportListener#onMessage(int, long, MessageChunks)}) instead of copying
+     * it.
      *
-     * @return the buffer, or null when the payload is not kept.
+     * @return the message, or null when the payload is not kept.
      */
-    public DirectBuffer message()
+    public MessageChunks message()
     {
         return message;
     }

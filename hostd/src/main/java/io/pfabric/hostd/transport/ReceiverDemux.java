@@ -204,7 +204,7 @@ final class ReceiverDemux
             counters.messagesDelivered++;
             if (keepPayload)
             {
-                listener.onMessage(sourceHost, flowId, receiver.message(), (int)receiver.sizeBytes());
+                listener.onMessage(sourceHost, flowId, receiver.message());
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.pfabric.hostd.transport;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Told by a {@link HostTransport}, on its own thread, of whole messages received and flows finished.
@@ -8,9 +9,9 @@ import org.agrona.DirectBuffer;
 public interface TransportListener
 {
     /**
-     * A whole message arrived, once per flow. Only when the transport keeps payloads. The buffer wraps the array the
-     * flow's receiver assembled the message in, which the transport drops with the flow's state before this call and
-     * never touches again: the listener may keep it ({@link #messageArray}) rather than copy it.
+     * A whole message arrived, once per flow. Only when the transport keeps payloads, and only through the default
+     * {@link #onMessage(int, long, MessageChunks)}. The buffer wraps an array the transport never touches again: the
+     * listener may keep it ({@link #messageArray}) rather than copy it.
      *
      * @param sourceHost index of the sender.
      * @param flowId     the flow that carried it.
@@ -19,6 +20,20 @@ public interface TransportListener
      */
     default void onMessage(int sourceHost, long flowId, DirectBuffer message, int length)
     {
+    }
+
+    /**
+     * A message arrived complete, as the transport assembled it, now the listener's own. By default it is joined into
+     * one array and given to {@link #onMessage(int, long, DirectBuffer, int)}, on the transport's thread; a listener
+     * that hands messages on to another thread overrides this and joins or writes the chunks there.
+     *
+     * @param sourceHost the sender's host index.
+     * @param flowId     the flow that carried it.
+     * @param message    its bytes.
+     */
+    default void onMessage(final int sourceHost, final long flowId, final MessageChunks message)
+    {
+        onMessage(sourceHost, flowId, new UnsafeBuffer(message.toArray()), message.length());
     }
 
     /**

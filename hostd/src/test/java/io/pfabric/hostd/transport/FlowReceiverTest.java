@@ -54,9 +54,7 @@ class FlowReceiverTest
         }
         assertTrue(receiver.isComplete());
         assertEquals(message.length, receiver.cumulativeAckBytes());
-        final byte[] assembled = new byte[message.length];
-        receiver.message().getBytes(0, assembled);
-        assertArrayEquals(message, assembled);
+        assertArrayEquals(message, receiver.message().toArray());
     }
 
     @Test
@@ -68,8 +66,8 @@ class FlowReceiverTest
         {
             deliver(receiver, message, index);
         }
-        final byte[] handedOver = TransportListener.messageArray(receiver.message(), message.length);
-        assertSame(receiver.message().byteArray(), handedOver);
+        final byte[] handedOver = receiver.message().toArray();
+        assertSame(receiver.message().chunk(0), handedOver);
         assertArrayEquals(message, handedOver);
 
         final byte[] larger = new byte[message.length + 10];
