@@ -2,6 +2,7 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
@@ -37,6 +38,7 @@ final class StarFabric implements AutoCloseable
     private final AtomicReference<SwitchDaemon> daemon = new AtomicReference<>();
     private final Topology topology;
     private final boolean learning;
+    private final PortIo portIo;
     private final long bufferLength;
     private final String[] hosts;
     private final String switchNamespace;
@@ -82,6 +84,22 @@ final class StarFabric implements AutoCloseable
         final long bufferLength)
         throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, null);
+    }
+
+    /**
+     * The same fabric with every switch port on the given I/O ({@code AF_PACKET} when null).
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength,
+        final PortIo portIo)
+        throws Exception
+    {
+        this.portIo = portIo;
         this.learning = learning;
         this.bufferLength = bufferLength;
         topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline);
@@ -150,6 +168,11 @@ final class StarFabric implements AutoCloseable
         return daemon.get().forwarder();
     }
 
+    String switchNamespace()
+    {
+        return switchNamespace;
+    }
+
     ExecutorService threads()
     {
         return threads;
@@ -180,8 +203,9 @@ final class StarFabric implements AutoCloseable
                 try (SwitchDaemon switchDaemon = learning ?
                     SwitchDaemon.openLearning("s1", interfaces(), new SwitchDaemon.Overrides(
                         topology.switchNamed("s1").ports().get(0).rateBitsPerSec(),
-                        topology.switchNamed("s1").ports().get(0).discipline(), bufferLength), new SystemNanoClock()) :
-                    SwitchDaemon.open(topology, "s1", new SwitchDaemon.Overrides(-1, null, bufferLength),
+                        topology.switchNamed("s1").ports().get(0).discipline(), bufferLength).withIo(portIo),
+                        new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, "s1", new SwitchDaemon.Overrides(-1, null, bufferLength).withIo(portIo),
                         new SystemNanoClock()))
                 {
                     forwarderThreadId = Thread.currentThread().threadId();
