@@ -51,7 +51,8 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--targets", split = ",", defaultValue = "generator,switchd,bridge,ovs", paramLabel = "LIST",
-        description = "Comma-separated: generator, switchd, bridge, ovs (default: ${DEFAULT-VALUE}); 'none' for " +
+        description = "Comma-separated: generator, switchd, switchd-xdp (switchd on AF_XDP ports), bridge, ovs " +
+            "(default: ${DEFAULT-VALUE}); 'none' for " +
             "only the pacer.")
     List<String> targets;
 

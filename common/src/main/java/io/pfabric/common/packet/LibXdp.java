@@ -91,4 +91,6 @@ final class LibXdp
     static native void xsk_socket__delete(Pointer socket);
 
     static native int xsk_umem__delete(Pointer umem);
+
+    static native int xsk_umem__fd(Pointer umem);
 }

@@ -200,32 +200,27 @@ public final class XdpPort implements FramePort, PolledPort
             }
             final Memory fillStruct = ringStruct();
             final Memory completionStruct = ringStruct();
-            final Memory umemConfig = new Memory(LibXdp.UMEM_CONFIG_LENGTH);
-            umemConfig.clear();
-            umemConfig.setInt(0, RECEIVE_FRAMES);
-            umemConfig.setInt(4, TRANSMIT_FRAMES);
-            umemConfig.setInt(8, FRAME_LENGTH);
-            final Memory umemOut = new Memory(8);
-            umemOut.clear();
-            final int umemError = LibXdp.xsk_umem__create(
-                umemOut, area, umemLength, fillStruct, completionStruct, umemConfig);
-            if (0 != umemError)
-            {
-                throw unavailable("creating an AF_XDP UMEM", interfaceName, -umemError);
-            }
-            umem = umemOut.getPointer(0);
-
             final Memory rxStruct = ringStruct();
             final Memory txStruct = ringStruct();
             final Memory socketOut = new Memory(8);
             socketOut.clear();
             String mode = "native";
+            umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
             int socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
                 LibXdp.XDP_FLAGS_DRV_MODE);
             final int nativeError = socketError;
             if (0 != socketError && -LibC.EPERM != socketError)
             {
+                // libxdp leaves a failed socket's UMEM counted as in use and its socket bound to the queue: the
+                // second try needs that socket closed and a UMEM of its own.
+                final int umemFd = LibXdp.xsk_umem__fd(umem);
+                if (0 != LibXdp.xsk_umem__delete(umem))
+                {
+                    LibC.close(umemFd);
+                }
+                umem = null;
                 mode = "generic";
+                umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
                 socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
                     LibXdp.XDP_FLAGS_SKB_MODE);
             }
@@ -287,6 +282,28 @@ public final class XdpPort implements FramePort, PolledPort
             }
             throw ex;
         }
+    }
+
+    private static Pointer createUmem(
+        final Pointer area, final long umemLength, final Memory fillStruct, final Memory completionStruct,
+        final String interfaceName) throws PacketSocketException
+    {
+        fillStruct.clear();
+        completionStruct.clear();
+        final Memory umemConfig = new Memory(LibXdp.UMEM_CONFIG_LENGTH);
+        umemConfig.clear();
+        umemConfig.setInt(0, RECEIVE_FRAMES);
+        umemConfig.setInt(4, TRANSMIT_FRAMES);
+        umemConfig.setInt(8, FRAME_LENGTH);
+        final Memory umemOut = new Memory(8);
+        umemOut.clear();
+        final int umemError = LibXdp.xsk_umem__create(
+            umemOut, area, umemLength, fillStruct, completionStruct, umemConfig);
+        if (0 != umemError)
+        {
+            throw unavailable("creating an AF_XDP UMEM", interfaceName, -umemError);
+        }
+        return umemOut.getPointer(0);
     }
 
     private static int createSocket(
