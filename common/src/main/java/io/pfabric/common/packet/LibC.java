@@ -54,6 +54,8 @@ final class LibC
     static final int EACCES = 13;
     static final int ENODEV = 19;
     static final int EAFNOSUPPORT = 97;
+    static final int EOPNOTSUPP = 95;
+    static final int EBUSY = 16;
     static final int AF_XDP = 44;
     static final int SOL_XDP = 283;
     static final int XDP_STATISTICS = 7;

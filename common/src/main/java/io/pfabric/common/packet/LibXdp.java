@@ -93,4 +93,20 @@ final class LibXdp
     static native int xsk_umem__delete(Pointer umem);
 
     static native int xsk_umem__fd(Pointer umem);
+
+    static native Pointer xdp_multiprog__get_from_ifindex(int ifindex);
+
+    static native long libxdp_get_error(Pointer object);
+
+    static native boolean xdp_multiprog__is_legacy(Pointer multiprog);
+
+    static native Pointer xdp_multiprog__main_prog(Pointer multiprog);
+
+    static native Pointer xdp_multiprog__next_prog(Pointer program, Pointer multiprog);
+
+    static native String xdp_program__name(Pointer program);
+
+    static native int xdp_multiprog__detach(Pointer multiprog);
+
+    static native void xdp_multiprog__close(Pointer multiprog);
 }

@@ -13,9 +13,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * creates the UMEM and the socket and loads the program; the four rings are read and written here, over the memory
  * the kernel maps ({@link XskRing}).
  * <p>
- * The program is attached in the driver's (native) mode where the driver has one (veth does), and in generic mode
- * otherwise; the socket binds in zero-copy mode where the driver offers it and copies otherwise.
- * {@link #attachMode()} says which. Received frames are handed to the handler in place, in the UMEM; a transmitted
+ * The program is attached in the driver's (native) mode where the driver has one (veth does; a program that passes
+ * every frame is attached and taken off again to find out), and in generic mode otherwise; the socket binds in
+ * zero-copy mode where the driver offers it and copies otherwise. {@link #attachMode()} says which. A redirect program
+ * that a process which ended without closing its port left on the interface is taken off first
+ * ({@link #staleProgramDetached()}). Received frames are handed to the handler in place, in the UMEM; a transmitted
  * frame is copied into a free transmit frame, and {@link #flush()} hands the batch to the kernel with one
  * {@code sendto} when it asks for one. Frames the kernel has sent come back through the completion ring and are
  * reused. A packet socket of protocol 0 that receives nothing holds the interface in promiscuous mode while the port
@@ -52,9 +54,12 @@ public final class XdpPort implements FramePort, PolledPort
     private static final int STATISTICS_LENGTH = 48;
     private static final int SOCKADDR_LL_LENGTH = 20;
     private static final long FRAME_MASK = ~(long)(FRAME_LENGTH - 1);
+    private static final String THREAD_NAMESPACE = "/proc/thread-self/ns/net";
+    private static final String REDIRECT_PROGRAM = "xsk_def_prog";
 
     private final String interfaceName;
     private final String attachMode;
+    private final boolean staleProgramDetached;
     private final Pointer umemArea;
     private final long umemLength;
     private final Pointer umem;
@@ -63,6 +68,7 @@ public final class XdpPort implements FramePort, PolledPort
     private final int controlFd;
     private final int promiscuousFd;
     private final int wakeFd;
+    private final int namespaceFd;
     private final int maxFrameLength;
     private final UnsafeBuffer frames;
     private final XskRing fill;
@@ -86,6 +92,7 @@ public final class XdpPort implements FramePort, PolledPort
     private XdpPort(
         final String interfaceName,
         final String attachMode,
+        final boolean staleProgramDetached,
         final Pointer umemArea,
         final long umemLength,
         final Pointer umem,
@@ -93,6 +100,7 @@ public final class XdpPort implements FramePort, PolledPort
         final int controlFd,
         final int promiscuousFd,
         final int wakeFd,
+        final int namespaceFd,
         final int maxFrameLength,
         final Memory fillStruct,
         final Memory completionStruct,
@@ -101,6 +109,7 @@ public final class XdpPort implements FramePort, PolledPort
     {
         this.interfaceName = interfaceName;
         this.attachMode = attachMode;
+        this.staleProgramDetached = staleProgramDetached;
         this.umemArea = umemArea;
         this.umemLength = umemLength;
         this.umem = umem;
@@ -109,6 +118,7 @@ public final class XdpPort implements FramePort, PolledPort
         this.controlFd = controlFd;
         this.promiscuousFd = promiscuousFd;
         this.wakeFd = wakeFd;
+        this.namespaceFd = namespaceFd;
         this.maxFrameLength = maxFrameLength;
         this.frames = new UnsafeBuffer(Pointer.nativeValue(umemArea), (int)umemLength);
         this.fill = ring(fillStruct, XskRing.ADDRESS_ENTRY_LENGTH, true);
@@ -189,6 +199,7 @@ public final class XdpPort implements FramePort, PolledPort
         int controlFd = -1;
         int promiscuousFd = -1;
         int wakeFd = -1;
+        int namespaceFd = -1;
         try
         {
             area = LibC.mmap(null, umemLength, LibC.PROT_READ | LibC.PROT_WRITE,
@@ -204,32 +215,20 @@ public final class XdpPort implements FramePort, PolledPort
             final Memory txStruct = ringStruct();
             final Memory socketOut = new Memory(8);
             socketOut.clear();
-            String mode = "native";
-            umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
-            int socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
-                LibXdp.XDP_FLAGS_DRV_MODE);
-            final int nativeError = socketError;
-            if (0 != socketError && -LibC.EPERM != socketError)
+            final boolean staleDetached = detachStaleProgram(index);
+            final int nativeRefusal = XdpDrop.probeNativeMode(index);
+            if (LibC.EPERM == nativeRefusal || LibC.EACCES == nativeRefusal)
             {
-                // libxdp leaves a failed socket's UMEM counted as in use and its socket bound to the queue: the
-                // second try needs that socket closed and a UMEM of its own.
-                final int umemFd = LibXdp.xsk_umem__fd(umem);
-                if (0 != LibXdp.xsk_umem__delete(umem))
-                {
-                    LibC.close(umemFd);
-                }
-                umem = null;
-                mode = "generic";
-                umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
-                socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
-                    LibXdp.XDP_FLAGS_SKB_MODE);
+                throw unavailable("attaching an XDP program", interfaceName, nativeRefusal);
             }
+            final boolean nativeMode = LibC.EOPNOTSUPP != nativeRefusal;
+            umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
+            final int socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
+                nativeMode ? LibXdp.XDP_FLAGS_DRV_MODE : LibXdp.XDP_FLAGS_SKB_MODE);
             if (0 != socketError)
             {
-                final String why = -LibC.EPERM == socketError ? denied() :
-                    "native mode: " + LibC.strerror(-nativeError) + ", generic mode: " + LibC.strerror(-socketError);
-                throw new PacketSocketException(
-                    "creating an AF_XDP socket on " + interfaceName + ": " + why + "; " + USE_PACKET_PORTS);
+                throw unavailable("creating an AF_XDP socket in " + (nativeMode ? "native" : "generic") + " mode",
+                    interfaceName, -socketError);
             }
             socket = socketOut.getPointer(0);
             final int fd = LibXdp.xsk_socket__fd(socket);
@@ -256,8 +255,15 @@ public final class XdpPort implements FramePort, PolledPort
                 throw PacketSocketException.fromErrno("opening an eventfd", interfaceName, Native.getLastError());
             }
             final int limit = Math.min(mtu + ETHERNET_HEADER_LENGTH, FRAME_LENGTH - XDP_PACKET_HEADROOM);
-            return new XdpPort(interfaceName, mode + (zeroCopy ? ", zero-copy" : ", copy"), area, umemLength, umem,
-                socket, controlFd, promiscuousFd, wakeFd, limit, fillStruct, completionStruct, rxStruct, txStruct);
+            namespaceFd = LibC.open(THREAD_NAMESPACE, LibC.O_RDONLY | LibC.O_CLOEXEC);
+            if (namespaceFd < 0)
+            {
+                throw PacketSocketException.fromErrno("opening the network namespace", interfaceName,
+                    Native.getLastError());
+            }
+            return new XdpPort(interfaceName, (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy"),
+                staleDetached, area, umemLength, umem, socket, controlFd, promiscuousFd, wakeFd, namespaceFd, limit,
+                fillStruct, completionStruct, rxStruct, txStruct);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
@@ -273,7 +279,7 @@ public final class XdpPort implements FramePort, PolledPort
             {
                 LibC.munmap(area, umemLength);
             }
-            for (final int other : new int[] {controlFd, promiscuousFd, wakeFd})
+            for (final int other : new int[] {controlFd, promiscuousFd, wakeFd, namespaceFd})
             {
                 if (other >= 0)
                 {
@@ -281,6 +287,41 @@ public final class XdpPort implements FramePort, PolledPort
                 }
             }
             throw ex;
+        }
+    }
+
+    /**
+     * Take libxdp's redirect program off an interface where a process that ended without closing its AF_XDP port left
+     * it: libxdp would reuse it and find the queue's socket gone. Any other program stays.
+     */
+    private static boolean detachStaleProgram(final int index)
+    {
+        final Pointer programs = LibXdp.xdp_multiprog__get_from_ifindex(index);
+        if (null == programs || 0 != LibXdp.libxdp_get_error(programs))
+        {
+            return false;
+        }
+        try
+        {
+            boolean redirect = false;
+            if (LibXdp.xdp_multiprog__is_legacy(programs))
+            {
+                final Pointer main = LibXdp.xdp_multiprog__main_prog(programs);
+                redirect = null != main && REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(main));
+            }
+            else
+            {
+                for (Pointer program = LibXdp.xdp_multiprog__next_prog(null, programs); null != program;
+                    program = LibXdp.xdp_multiprog__next_prog(program, programs))
+                {
+                    redirect |= REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(program));
+                }
+            }
+            return redirect && 0 == LibXdp.xdp_multiprog__detach(programs);
+        }
+        finally
+        {
+            LibXdp.xdp_multiprog__close(programs);
         }
     }
 
@@ -337,6 +378,7 @@ public final class XdpPort implements FramePort, PolledPort
         {
             case LibC.EPERM, LibC.EACCES -> denied();
             case LibC.EAFNOSUPPORT -> "the kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)";
+            case LibC.EBUSY -> "the interface's queue 0 or its XDP hook is taken (another AF_XDP socket or XDP program)";
             default -> LibC.strerror(errno) + " (errno " + errno + ")";
         };
         return new PacketSocketException(action + " on " + interfaceName + ": " + why + "; " + USE_PACKET_PORTS);
@@ -378,6 +420,17 @@ public final class XdpPort implements FramePort, PolledPort
             throw PacketSocketException.fromErrno("reading interface settings", interfaceName, Native.getLastError());
         }
         return ifreq.getInt(LibC.IFNAMSIZ);
+    }
+
+    /**
+     * Whether opening the port took a redirect program off the interface that an earlier process had left there (it
+     * ended without closing its port).
+     *
+     * @return true if it did.
+     */
+    public boolean staleProgramDetached()
+    {
+        return staleProgramDetached;
     }
 
     /**
@@ -623,19 +676,38 @@ public final class XdpPort implements FramePort, PolledPort
 
     /**
      * Delete the socket (libxdp removes the redirect program with the interface's last socket) and the UMEM, and
-     * close the other descriptors.
+     * close the other descriptors. Any thread, in any network namespace.
      */
     public void close()
     {
         if (!closed)
         {
             closed = true;
-            LibXdp.xsk_socket__delete(socket);
-            LibXdp.xsk_umem__delete(umem);
+            // libxdp finds the interface by its index in the calling thread's namespace when it takes the program
+            // off, so the thread visits the port's namespace for it.
+            final int here = LibC.open(THREAD_NAMESPACE, LibC.O_RDONLY | LibC.O_CLOEXEC);
+            final boolean visiting = here >= 0 && 0 == LibC.setns(namespaceFd, LibC.CLONE_NEWNET);
+            try
+            {
+                LibXdp.xsk_socket__delete(socket);
+                LibXdp.xsk_umem__delete(umem);
+            }
+            finally
+            {
+                if (visiting)
+                {
+                    LibC.setns(here, LibC.CLONE_NEWNET);
+                }
+                if (here >= 0)
+                {
+                    LibC.close(here);
+                }
+            }
             LibC.munmap(umemArea, umemLength);
             LibC.close(controlFd);
             LibC.close(promiscuousFd);
             LibC.close(wakeFd);
+            LibC.close(namespaceFd);
         }
     }
 }

@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * AF_XDP ports on veth pairs inside a network namespace this test creates and deletes: frames cross byte for byte in
  * both directions between an AF_XDP port and a packet-socket port, many more than the UMEM has frames, the port
- * waits in a {@link PacketPortSet}, and closing it takes the redirect program off the interface.
+ * waits in a {@link PacketPortSet}, and closing it takes the redirect program off the interface, from any thread. A
+ * redirect program left by a process that did not close its port is taken off; another XDP program is not, and the
+ * error says to use AF_PACKET ports. A driver without native XDP (a bridge) gets generic mode.
  */
 @Timeout(60)
 @RequiresNetns
@@ -184,6 +186,91 @@ class XdpPortTest
             }
             return null;
         });
+    }
+
+    private static String link(final String interfaceName) throws Exception
+    {
+        return Commands.inNamespace(NAMESPACE, "ip", "link", "show", interfaceName);
+    }
+
+    @Test
+    void closedFromAThreadOfAnotherNamespaceItStillTakesTheProgramOff() throws Exception
+    {
+        final XdpPort port = inNamespace(() -> XdpPort.open(B));
+        assertTrue(link(B).contains("xdp"), "the redirect program is on while the port is open: " + link(B));
+        port.close();
+        assertFalse(link(B).contains("xdp"), "an XDP program is left on the interface: " + link(B));
+    }
+
+    @Test
+    void takesOffARedirectProgramAStoppedProcessLeftAndSaysSo() throws Exception
+    {
+        Commands.run("ip", "netns", "exec", NAMESPACE, "xdp-loader", "load", "-m", "native", B,
+            "/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o");
+        assertTrue(link(B).contains("xdp"), link(B));
+        final boolean[] detached = new boolean[2];
+        inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); XdpPort b = XdpPort.open(B))
+            {
+                detached[0] = b.staleProgramDetached();
+                final PacketPortSet atB = new PacketPortSet(1);
+                atB.add(b);
+                carry(a, b, atB, 100);
+            }
+            try (XdpPort b = XdpPort.open(B))
+            {
+                detached[1] = b.staleProgramDetached();
+            }
+            return null;
+        });
+        assertTrue(detached[0], "the stale program was taken off");
+        assertFalse(detached[1], "after a clean close there is nothing to take off");
+        assertFalse(link(B).contains("xdp"), "an XDP program is left on the interface: " + link(B));
+    }
+
+    @Test
+    void leavesAnotherXdpProgramAloneAndSaysToUseAfPacket() throws Exception
+    {
+        final String message = inNamespace(() ->
+        {
+            final XdpDrop drop = XdpDrop.attach(B);
+            try
+            {
+                final PacketSocketException error = assertThrows(PacketSocketException.class, () -> XdpPort.open(B));
+                assertTrue(link(B).contains("xdp"), "the other program stays: " + link(B));
+                return error.getMessage();
+            }
+            finally
+            {
+                drop.close();
+            }
+        });
+        assertTrue(message.contains(B) && message.contains("use AF_PACKET ports instead (io: packet"), message);
+    }
+
+    @Test
+    void usesGenericModeWhereTheDriverHasNoNativeHook() throws Exception
+    {
+        Commands.run("ip", "-n", NAMESPACE, "link", "add", "pfxkbr", "type", "bridge");
+        Commands.run("ip", "-n", NAMESPACE, "link", "set", "pfxkbr", "up");
+        try
+        {
+            final String mode = inNamespace(() ->
+            {
+                try (XdpPort port = XdpPort.open("pfxkbr"))
+                {
+                    assertTrue(link("pfxkbr").contains("xdpgeneric"), link("pfxkbr"));
+                    return port.attachMode();
+                }
+            });
+            assertEquals("generic, copy", mode);
+            assertFalse(link("pfxkbr").contains("xdp"), "an XDP program is left on the interface: " + link("pfxkbr"));
+        }
+        finally
+        {
+            Commands.run("ip", "-n", NAMESPACE, "link", "del", "pfxkbr");
+        }
     }
 
     @Test
