@@ -4,6 +4,7 @@ import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
+import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.dataplane.queue.DisciplineKind;
@@ -13,6 +14,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -84,7 +86,7 @@ final class StarFabric implements AutoCloseable
         final long bufferLength)
         throws Exception
     {
-        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, null);
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, (PortIo)null);
     }
 
     /**
@@ -99,10 +101,27 @@ final class StarFabric implements AutoCloseable
         final PortIo portIo)
         throws Exception
     {
-        this.portIo = portIo;
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength,
+            null == portIo ? null : Collections.nCopies(hostCount, portIo));
+    }
+
+    /**
+     * The same fabric with switch port i on the I/O at index i - 1, as the topology gives it ({@code AF_PACKET} for
+     * all when null); a learning switch puts every port on the first one's.
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength,
+        final List<PortIo> portIos)
+        throws Exception
+    {
+        this.portIo = learning && null != portIos ? portIos.get(0) : null;
         this.learning = learning;
         this.bufferLength = bufferLength;
-        topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline);
+        topology = withIo(Topologies.star(hostCount, "", rateBitsPerSec, discipline), portIos);
         try
         {
             switchNamespace = namespaces.create("sw");
@@ -121,6 +140,21 @@ final class StarFabric implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    private static Topology withIo(final Topology star, final List<PortIo> portIos)
+    {
+        if (null == portIos)
+        {
+            return star;
+        }
+        final SwitchSpec s1 = star.switches().get(0);
+        final List<PortSpec> ports = new ArrayList<>();
+        for (int i = 0; i < s1.ports().size(); i++)
+        {
+            ports.add(s1.ports().get(i).withIo(portIos.get(i)));
+        }
+        return new Topology(star.hosts(), List.of(new SwitchSpec(s1.name(), s1.multipath(), ports)), star.links());
     }
 
     private List<String> interfaces()

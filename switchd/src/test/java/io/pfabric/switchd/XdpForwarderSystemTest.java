@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.os.KernelTcpTransfer;
+import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.XdpPort;
 import io.pfabric.common.topology.PortIo;
 import io.pfabric.dataplane.queue.DisciplineKind;
@@ -8,6 +9,8 @@ import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Kernel traffic between two hosts in their own namespaces through a forwarder on AF_XDP ports in a third: the
  * switch answers ARP and carries ping and a kernel TCP transfer, and when it stops no XDP program is left on its
- * interfaces. Once with the topology's routes, once as a learning switch.
+ * interfaces. With the topology's routes, with one AF_XDP and one AF_PACKET port, and as a learning switch.
  */
 @Timeout(180)
 @RequiresNetns
@@ -38,10 +41,19 @@ class XdpForwarderSystemTest
 
     private void checkPortsAndTraffic() throws Exception
     {
-        for (int host = 1; host <= 2; host++)
+        checkPortsAndTraffic(2);
+    }
+
+    private void checkPortsAndTraffic(final int xdpPorts) throws Exception
+    {
+        for (int host = 1; host <= xdpPorts; host++)
         {
             final XdpPort port = assertInstanceOf(XdpPort.class, fabric.port(host).io());
             assertEquals("native, copy", port.attachMode(), "veth has native XDP and no zero copy");
+        }
+        for (int host = xdpPorts + 1; host <= 2; host++)
+        {
+            assertInstanceOf(PacketPort.class, fabric.port(host).io());
         }
         final String h1 = fabric.host(1);
         final String h2 = fabric.host(2);
@@ -72,6 +84,14 @@ class XdpForwarderSystemTest
     {
         fabric = new StarFabric(2, 0, DisciplineKind.PFABRIC.cliName(), false, -1, PortIo.XDP);
         checkPortsAndTraffic();
+    }
+
+    @Test
+    void aSwitchWithOneAfXdpAndOneAfPacketPortCarriesPingAndKernelTcp() throws Exception
+    {
+        fabric = new StarFabric(2, 0, DisciplineKind.PFABRIC.cliName(), false, -1,
+            List.of(PortIo.XDP, PortIo.PACKET));
+        checkPortsAndTraffic(1);
     }
 
     @Test

@@ -272,7 +272,7 @@ public final class ForwardingBench implements AutoCloseable
                         (double)flood.forwarderNanos() / deliveredFrames : Double.NaN,
                     null == rtt ? Double.NaN : rtt.micros(50), null == rtt ? Double.NaN : rtt.micros(99),
                     null == rtt ? 0 : rtt.lost(), flood.loadAverage());
-                progress.printf("bench forwarding: %-9s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
+                progress.printf("bench forwarding: %-11s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
                     "%,.0f ns CPU per frame (%,.0f ns ours, %,.0f ns switchd's forwarder), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
                     frameLength, result.deliveredPps(), result.offeredPps(), result.cpuNsPerFrame(),
                     result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());
