@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * How the thread of one or more forwarders waits between duty cycles: it sleeps in the kernel, in one {@code ppoll} on
- * every port's packet (or AF_XDP) socket, until a frame arrives, a command is offered or the forwarders' next deadline comes (a
- * paced port's next departure, the next link check: {@link Forwarder#idleWaitNs(long)}). It sleeps until
+ * every port's packet or AF_XDP socket, until a frame arrives, a command is offered or the forwarders' next deadline
+ * comes (a paced port's next departure, the next link check: {@link Forwarder#idleWaitNs(long)}). It sleeps until
  * {@link #SPIN_NS} before the deadline and spins the rest, because a sleeping thread wakes late (on the 2-core VM the
  * project is measured on, a 100 µs {@code nanosleep} with 1 ns of timer slack returned 26 µs late at the median, 44 µs
  * at the 99th percentile): a departure after a sleep to the deadline itself left that much late, and a port whose

@@ -29,7 +29,8 @@ import java.util.Map;
 
 /**
  * One switch of a topology, built: a raw-socket port ({@code AF_PACKET}, or AF_XDP where the port or the overrides
- * say {@code xdp}) or a VXLAN port, with its queue discipline and pacer, for each of the switch's ports, the forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
+ * say {@code xdp}) or a VXLAN port, with its queue discipline and pacer, for each of the switch's ports, the
+ * forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
  * forwarder (on an {@code AgentRunner}, or by hand in tests) and closes the daemon to release the sockets.
  */
 public final class SwitchDaemon implements AutoCloseable

@@ -3,10 +3,10 @@ package io.pfabric.common.packet;
 import com.sun.jna.Memory;
 
 /**
- * One wait for several {@link PacketPort}s and {@link XdpPort}s of one thread, which may belong to different network namespaces: a
- * {@code ppoll(2)} on every port's socket and on every port's wake-up eventfd, so that a frame on any port, or
- * {@link PacketPort#wakeup()} ({@link XdpPort#wakeup()}) of any port from another thread, ends it. Owner thread only, apart from the ports'
- * wake-ups.
+ * One wait for several {@link PacketPort}s and {@link XdpPort}s of one thread, which may belong to different network
+ * namespaces: a {@code ppoll(2)} on every port's socket and on every port's wake-up eventfd, so that a frame on any
+ * port, or {@link PacketPort#wakeup()} ({@link XdpPort#wakeup()}) of any port from another thread, ends it. Owner
+ * thread only, apart from the ports' wake-ups.
  */
 public final class PacketPortSet
 {

@@ -261,9 +261,9 @@ public final class XdpPort implements FramePort, PolledPort
                 throw PacketSocketException.fromErrno("opening the network namespace", interfaceName,
                     Native.getLastError());
             }
-            return new XdpPort(interfaceName, (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy"),
-                staleDetached, area, umemLength, umem, socket, controlFd, promiscuousFd, wakeFd, namespaceFd, limit,
-                fillStruct, completionStruct, rxStruct, txStruct);
+            final String mode = (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy");
+            return new XdpPort(interfaceName, mode, staleDetached, area, umemLength, umem, socket, controlFd,
+                promiscuousFd, wakeFd, namespaceFd, limit, fillStruct, completionStruct, rxStruct, txStruct);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
@@ -378,7 +378,8 @@ public final class XdpPort implements FramePort, PolledPort
         {
             case LibC.EPERM, LibC.EACCES -> denied();
             case LibC.EAFNOSUPPORT -> "the kernel has no AF_XDP sockets (CONFIG_XDP_SOCKETS)";
-            case LibC.EBUSY -> "the interface's queue 0 or its XDP hook is taken (another AF_XDP socket or XDP program)";
+            case LibC.EBUSY ->
+                "the interface's queue 0 or its XDP hook is taken (another AF_XDP socket or XDP program)";
             default -> LibC.strerror(errno) + " (errno " + errno + ")";
         };
         return new PacketSocketException(action + " on " + interfaceName + ": " + why + "; " + USE_PACKET_PORTS);
