@@ -92,8 +92,6 @@ final class LibXdp
 
     static native int xsk_umem__delete(Pointer umem);
 
-    static native int xsk_umem__fd(Pointer umem);
-
     static native Pointer xdp_multiprog__get_from_ifindex(int ifindex);
 
     static native long libxdp_get_error(Pointer object);
