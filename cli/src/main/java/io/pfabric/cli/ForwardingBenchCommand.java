@@ -51,7 +51,8 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     String format;
 
     @Option(names = "--targets", split = ",", defaultValue = "generator,switchd,bridge,ovs", paramLabel = "LIST",
-        description = "Comma-separated: generator, switchd, bridge, ovs (default: ${DEFAULT-VALUE}); 'none' for " +
+        description = "Comma-separated: generator, switchd, switchd-xdp (switchd on AF_XDP ports), bridge, ovs " +
+            "(default: ${DEFAULT-VALUE}); 'none' for " +
             "only the pacer.")
     List<String> targets;
 
@@ -176,12 +177,12 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             printPacer(System.err, report.pacer());
             return;
         }
-        out.printf(Locale.ROOT, "sink: %s%n%3s %-9s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
+        out.printf(Locale.ROOT, "sink: %s%n%3s %-11s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
             sink.label(), "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
             "own_ns/frame", "fwd_ns/frame", "rtt_p50_us", "rtt_p99_us", "rtt_lost", "loadavg");
         for (final ForwardingResult result : report.forwarding())
         {
-            out.printf(Locale.ROOT, "%3d %-9s %11d %13.0f %13.0f %9.3f %12.0f %12.0f %12.0f %10.1f %10.1f %8d  %s%n",
+            out.printf(Locale.ROOT, "%3d %-11s %11d %13.0f %13.0f %9.3f %12.0f %12.0f %12.0f %10.1f %10.1f %8d  %s%n",
                 result.run(), result.target(), result.frameLength(), result.offeredPps(), result.deliveredPps(),
                 result.deliveredPps() / result.offeredPps(), result.cpuNsPerFrame(), result.ownCpuNsPerFrame(),
                 result.forwarderNsPerFrame(), result.rttP50Us(),
@@ -189,15 +190,17 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         }
         for (final ForwardingResult result : report.forwarding())
         {
-            if ("switchd".equals(result.target()))
+            if ("switchd".equals(result.target()) || "switchd-xdp".equals(result.target()))
             {
                 for (final ForwardingResult other : report.forwarding())
                 {
-                    if (!"switchd".equals(other.target()) && other.frameLength() == result.frameLength() &&
-                        other.run() == result.run())
+                    if (!other.target().startsWith("switchd") && other.frameLength() == result.frameLength() &&
+                        other.run() == result.run() ||
+                        "switchd".equals(result.target()) && "switchd-xdp".equals(other.target()) &&
+                        other.frameLength() == result.frameLength() && other.run() == result.run())
                     {
-                        out.printf(Locale.ROOT, "run %d, %d bytes: switchd delivers %.2fx the frames per second of " +
-                            "%s at %.2fx its own CPU per frame%n", result.run(), result.frameLength(),
+                        out.printf(Locale.ROOT, "run %d, %d bytes: %s delivers %.2fx the frames per second of " +
+                            "%s at %.2fx its own CPU per frame%n", result.run(), result.frameLength(), result.target(),
                             result.deliveredPps() / other.deliveredPps(), other.target(),
                             result.ownCpuNsPerFrame() / other.ownCpuNsPerFrame());
                     }

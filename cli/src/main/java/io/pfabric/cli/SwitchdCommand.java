@@ -4,6 +4,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.XdpPort;
+import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
@@ -48,7 +50,8 @@ import java.util.concurrent.TimeUnit;
         "With --admin it serves Prometheus metrics, a ports report and run-time rate and discipline changes over HTTP, " +
         "on loopback unless told otherwise; changes need the token in --admin-token-file (without one they are " +
         "refused), and off loopback every request needs it. " +
-        "Raw-socket ports need root or CAP_NET_RAW; VXLAN-over-UDP ports need no privilege.")
+        "Raw-socket ports need root or CAP_NET_RAW (AF_XDP ports, io: xdp or --io xdp, root and libxdp); " +
+        "VXLAN-over-UDP ports need no privilege.")
 public final class SwitchdCommand implements Callable<Integer>
 {
     private static final long SERVING_PATIENCE_SECONDS = 30;
@@ -85,6 +88,12 @@ public final class SwitchdCommand implements Callable<Integer>
     @Option(names = "--udp-transport", defaultValue = "epoll", paramLabel = "epoll|io_uring",
         description = "Netty's transport for the UDP (VXLAN) ports: epoll (default) or io_uring.")
     String udpTransport;
+
+    @Option(names = "--io", paramLabel = "packet|xdp",
+        description = "How every port on an interface reaches the wire: packet (AF_PACKET sockets; the default for " +
+            "--interfaces) or xdp (an AF_XDP socket on the interface's queue 0, through libxdp); without it each " +
+            "topology port's io: setting holds.")
+    String io;
 
     @Option(names = "--netns", paramLabel = "NAME", description = "Open the ports in this network namespace.")
     String namespace;
@@ -191,9 +200,18 @@ public final class SwitchdCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--buffer must be at least 1514 bytes, not " + bufferLength);
         }
+        final PortIo portIo;
+        try
+        {
+            portIo = null == io ? null : PortIo.named(io);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--io: " + ex.getMessage(), ex);
+        }
         final SwitchDaemon.Overrides overrides = new SwitchDaemon.Overrides(
             null == rate ? -1 : Rates.parseBitsPerSec(rate), discipline, null == bufferLength ? -1 : bufferLength,
-            NettyTransport.named(udpTransport), null == classes ? null : TrafficClasses.parse(classes));
+            NettyTransport.named(udpTransport), null == classes ? null : TrafficClasses.parse(classes), portIo);
 
         final SwitchDaemon daemon;
         try
@@ -255,7 +273,10 @@ public final class SwitchdCommand implements Callable<Integer>
             for (int i = 0; i < daemon.portCount(); i++)
             {
                 final SwitchPort port = daemon.port(i);
-                err.printf(Locale.ROOT, "  %s on %s: %s, %,d B buffer, %s%n", port.name(), port.io().interfaceName(),
+                err.printf(Locale.ROOT, "  %s on %s%s: %s, %,d B buffer, %s%n", port.name(), port.io().interfaceName(),
+                    port.io() instanceof XdpPort xdp ? " (AF_XDP, " + xdp.attachMode() +
+                        (xdp.staleProgramDetached() ? "; took off a stale XDP program a stopped process left" : "") +
+                        ")" : "",
                     port.queue().name(), port.queue().capacityLength(),
                     null == port.pacer() ? "unpaced" : "rate " + Rates.format(port.pacer().rateBitsPerSec()));
             }

@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LauncherToolsTest
 {
     private static final Path LAUNCHER = Path.of("..", "pfabric").toAbsolutePath().normalize();
-    private static final List<String> PRESENT_TOOLS = List.of("mvn", "ip", "ping", "trafgen", "mn", "tshark", "promtool", "parallel");
+    private static final List<String> PRESENT_TOOLS = List.of("mvn", "ip", "ping", "trafgen", "mn", "tshark", "promtool", "parallel",
+        "xdp-loader");
     private static final List<String> SHELL_TOOLS = List.of("dirname", "sed", "head", "tail", "sort", "tr", "mkdir", "cat");
 
     @TempDir

@@ -5,9 +5,11 @@ import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.VxlanPort;
+import io.pfabric.common.packet.XdpPort;
 import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Multipath;
+import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Routes;
 import io.pfabric.common.topology.SwitchSpec;
@@ -26,8 +28,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One switch of a topology, built: a raw-socket port with its queue discipline and pacer for each of the switch's
- * ports, the forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
+ * One switch of a topology, built: a raw-socket port ({@code AF_PACKET}, or AF_XDP where the port or the overrides
+ * say {@code xdp}) or a VXLAN port, with its queue discipline and pacer, for each of the switch's ports, the
+ * forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
  * forwarder (on an {@code AgentRunner}, or by hand in tests) and closes the daemon to release the sockets.
  */
 public final class SwitchDaemon implements AutoCloseable
@@ -40,9 +43,12 @@ public final class SwitchDaemon implements AutoCloseable
      * @param bufferLength   buffer in bytes, or -1 to keep each port's.
      * @param udpTransport   Netty's transport for the UDP (VXLAN) ports.
      * @param classes        traffic classes for {@code pfabric-classes}, or null to keep each port's.
+     * @param io             I/O of every port on an interface, or null to keep each port's ({@code PACKET} for a
+     *                       learning switch).
      */
     public record Overrides(
-        long rateBitsPerSec, String discipline, long bufferLength, NettyTransport udpTransport, TrafficClasses classes)
+        long rateBitsPerSec, String discipline, long bufferLength, NettyTransport udpTransport, TrafficClasses classes,
+        PortIo io)
     {
         /**
          * Keep everything as the topology says; UDP ports over epoll.
@@ -74,6 +80,33 @@ public final class SwitchDaemon implements AutoCloseable
             final NettyTransport udpTransport)
         {
             this(rateBitsPerSec, discipline, bufferLength, udpTransport, null);
+        }
+
+        /**
+         * Overrides that keep each port's I/O.
+         *
+         * @param rateBitsPerSec line rate, or -1 to keep each port's.
+         * @param discipline     discipline name, or null to keep each port's.
+         * @param bufferLength   buffer in bytes, or -1 to keep each port's.
+         * @param udpTransport   Netty's transport for the UDP (VXLAN) ports.
+         * @param classes        traffic classes for {@code pfabric-classes}, or null to keep each port's.
+         */
+        public Overrides(
+            final long rateBitsPerSec, final String discipline, final long bufferLength,
+            final NettyTransport udpTransport, final TrafficClasses classes)
+        {
+            this(rateBitsPerSec, discipline, bufferLength, udpTransport, classes, null);
+        }
+
+        /**
+         * The same overrides with every port on an interface on the given I/O.
+         *
+         * @param portIo the ports' I/O, or null to keep each port's.
+         * @return the overrides.
+         */
+        public Overrides withIo(final PortIo portIo)
+        {
+            return new Overrides(rateBitsPerSec, discipline, bufferLength, udpTransport, classes, portIo);
         }
     }
 
@@ -124,7 +157,7 @@ public final class SwitchDaemon implements AutoCloseable
                         new InetSocketAddress(port.udp().localHost(), port.udp().localPort()),
                         new InetSocketAddress(port.udp().remoteHost(), port.udp().remotePort()),
                         port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, overrides.udpTransport()) :
-                    PacketPort.open(port.interfaceName());
+                    openInterface(port.interfaceName(), null != overrides.io() ? overrides.io() : port.io());
                 opened.add(new SwitchPort(port.name(), io, queue(port, overrides), pacer(port, overrides)));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
@@ -170,7 +203,9 @@ public final class SwitchDaemon implements AutoCloseable
                     interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
                     null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
                     (int)Math.max(overrides.bufferLength(), 0));
-                opened.add(new SwitchPort(interfaceName, PacketPort.open(interfaceName), queue(port, overrides),
+                opened.add(new SwitchPort(interfaceName,
+                    openInterface(interfaceName, null != overrides.io() ? overrides.io() : PortIo.PACKET),
+                    queue(port, overrides),
                     pacer(port, Overrides.NONE)));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
@@ -184,6 +219,11 @@ public final class SwitchDaemon implements AutoCloseable
             }
             throw ex;
         }
+    }
+
+    private static FramePort openInterface(final String interfaceName, final PortIo io) throws PacketSocketException
+    {
+        return PortIo.XDP == io ? XdpPort.open(interfaceName) : PacketPort.open(interfaceName);
     }
 
     private static QueueDiscipline queue(final PortSpec port, final Overrides overrides)

@@ -2,7 +2,9 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.topology.HostSpec;
+import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
+import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.dataplane.queue.DisciplineKind;
@@ -12,6 +14,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -37,6 +40,7 @@ final class StarFabric implements AutoCloseable
     private final AtomicReference<SwitchDaemon> daemon = new AtomicReference<>();
     private final Topology topology;
     private final boolean learning;
+    private final PortIo portIo;
     private final long bufferLength;
     private final String[] hosts;
     private final String switchNamespace;
@@ -82,9 +86,42 @@ final class StarFabric implements AutoCloseable
         final long bufferLength)
         throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, (PortIo)null);
+    }
+
+    /**
+     * The same fabric with every switch port on the given I/O ({@code AF_PACKET} when null).
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength,
+        final PortIo portIo)
+        throws Exception
+    {
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength,
+            null == portIo ? null : Collections.nCopies(hostCount, portIo));
+    }
+
+    /**
+     * The same fabric with switch port i on the I/O at index i - 1, as the topology gives it ({@code AF_PACKET} for
+     * all when null); a learning switch puts every port on the first one's.
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength,
+        final List<PortIo> portIos)
+        throws Exception
+    {
+        this.portIo = learning && null != portIos ? portIos.get(0) : null;
         this.learning = learning;
         this.bufferLength = bufferLength;
-        topology = Topologies.star(hostCount, "", rateBitsPerSec, discipline);
+        topology = withIo(Topologies.star(hostCount, "", rateBitsPerSec, discipline), portIos);
         try
         {
             switchNamespace = namespaces.create("sw");
@@ -103,6 +140,21 @@ final class StarFabric implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    private static Topology withIo(final Topology star, final List<PortIo> portIos)
+    {
+        if (null == portIos)
+        {
+            return star;
+        }
+        final SwitchSpec s1 = star.switches().get(0);
+        final List<PortSpec> ports = new ArrayList<>();
+        for (int i = 0; i < s1.ports().size(); i++)
+        {
+            ports.add(s1.ports().get(i).withIo(portIos.get(i)));
+        }
+        return new Topology(star.hosts(), List.of(new SwitchSpec(s1.name(), s1.multipath(), ports)), star.links());
     }
 
     private List<String> interfaces()
@@ -150,6 +202,11 @@ final class StarFabric implements AutoCloseable
         return daemon.get().forwarder();
     }
 
+    String switchNamespace()
+    {
+        return switchNamespace;
+    }
+
     ExecutorService threads()
     {
         return threads;
@@ -180,8 +237,9 @@ final class StarFabric implements AutoCloseable
                 try (SwitchDaemon switchDaemon = learning ?
                     SwitchDaemon.openLearning("s1", interfaces(), new SwitchDaemon.Overrides(
                         topology.switchNamed("s1").ports().get(0).rateBitsPerSec(),
-                        topology.switchNamed("s1").ports().get(0).discipline(), bufferLength), new SystemNanoClock()) :
-                    SwitchDaemon.open(topology, "s1", new SwitchDaemon.Overrides(-1, null, bufferLength),
+                        topology.switchNamed("s1").ports().get(0).discipline(), bufferLength).withIo(portIo),
+                        new SystemNanoClock()) :
+                    SwitchDaemon.open(topology, "s1", new SwitchDaemon.Overrides(-1, null, bufferLength).withIo(portIo),
                         new SystemNanoClock()))
                 {
                     forwarderThreadId = Thread.currentThread().threadId();

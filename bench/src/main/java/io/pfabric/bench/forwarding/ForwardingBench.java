@@ -148,7 +148,7 @@ public final class ForwardingBench implements AutoCloseable
     /**
      * Forwarding through one target at one frame length.
      *
-     * @param target         generator, switchd, bridge or ovs.
+     * @param target         generator, switchd, switchd-xdp, bridge or ovs.
      * @param run            which of the runs, from 1.
      * @param frameLength    bytes without FCS.
      * @param deliveredPps   frames per second counted by the sink.
@@ -267,11 +267,12 @@ public final class ForwardingBench implements AutoCloseable
                     flood.offered().packetsPerSecSince(flood.offeredBefore()),
                     deliveredFrames > 0 ? flood.cpuMicros() * 1e3 / deliveredFrames : Double.NaN,
                     deliveredFrames > 0 ? flood.ownCpuMicros() * 1e3 / deliveredFrames : Double.NaN,
-                    ForwardingTarget.Kind.SWITCHD == kind && deliveredFrames > 0 ?
+                    (ForwardingTarget.Kind.SWITCHD == kind || ForwardingTarget.Kind.SWITCHD_XDP == kind) &&
+                        deliveredFrames > 0 ?
                         (double)flood.forwarderNanos() / deliveredFrames : Double.NaN,
                     null == rtt ? Double.NaN : rtt.micros(50), null == rtt ? Double.NaN : rtt.micros(99),
                     null == rtt ? 0 : rtt.lost(), flood.loadAverage());
-                progress.printf("bench forwarding: %-9s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
+                progress.printf("bench forwarding: %-11s %4d B  %,10.0f pps delivered of %,10.0f offered, " +
                     "%,.0f ns CPU per frame (%,.0f ns ours, %,.0f ns switchd's forwarder), round trip p50 %.1f us p99 %.1f us, load %s%n", kind.label(),
                     frameLength, result.deliveredPps(), result.offeredPps(), result.cpuNsPerFrame(),
                     result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(), result.rttP99Us(), result.loadAverage());

@@ -2,6 +2,7 @@ package io.pfabric.bench.forwarding;
 
 import io.pfabric.common.os.Commands;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.SwitchSpec;
 import io.pfabric.switchd.SwitchDaemon;
@@ -49,6 +50,11 @@ public interface ForwardingTarget extends AutoCloseable
         SWITCHD("switchd"),
 
         /**
+         * pfabric's switchd on AF_XDP ports.
+         */
+        SWITCHD_XDP("switchd-xdp"),
+
+        /**
          * The kernel's bridge.
          */
         BRIDGE("bridge"),
@@ -78,7 +84,7 @@ public interface ForwardingTarget extends AutoCloseable
         /**
          * The kind of a name.
          *
-         * @param label generator, switchd, bridge or ovs.
+         * @param label generator, switchd, switchd-xdp, bridge or ovs.
          * @return the kind.
          * @throws IllegalArgumentException for another name.
          */
@@ -92,7 +98,7 @@ public interface ForwardingTarget extends AutoCloseable
                 }
             }
             throw new IllegalArgumentException(
-                "unknown target '" + label + "'; use generator, switchd, bridge or ovs");
+                "unknown target '" + label + "'; use generator, switchd, switchd-xdp, bridge or ovs");
         }
     }
 
@@ -116,18 +122,20 @@ public interface ForwardingTarget extends AutoCloseable
             case GENERATOR -> () ->
             {
             };
-            case SWITCHD -> switchd(fabric, rateBitsPerSec);
+            case SWITCHD -> switchd(fabric, rateBitsPerSec, PortIo.PACKET);
+            case SWITCHD_XDP -> switchd(fabric, rateBitsPerSec, PortIo.XDP);
             case BRIDGE -> LinuxBridge.start(namespace, interfaces);
             case OVS -> OvsUserspace.start(namespace, interfaces);
         };
     }
 
-    private static ForwardingTarget switchd(final NetnsFabric fabric, final long rateBitsPerSec) throws IOException
+    private static ForwardingTarget switchd(final NetnsFabric fabric, final long rateBitsPerSec, final PortIo io)
+        throws IOException
     {
         try
         {
             final FabricRunner runner =
-                FabricRunner.start(fabric, new SwitchDaemon.Overrides(rateBitsPerSec, null, -1));
+                FabricRunner.start(fabric, new SwitchDaemon.Overrides(rateBitsPerSec, null, -1).withIo(io));
             return runner::close;
         }
         catch (final PacketSocketException ex)

@@ -13,6 +13,7 @@ final class LibC
     static final int AF_PACKET = 17;
     static final int SOL_SOCKET = 1;
     static final int SO_ATTACH_FILTER = 26;
+    static final int SOCK_DGRAM = 2;
     static final int SOCK_RAW = 3;
     static final int SOCK_NONBLOCK = 0x800;
     static final int SOCK_CLOEXEC = 0x80000;
@@ -31,6 +32,8 @@ final class LibC
     static final int PROT_READ = 1;
     static final int PROT_WRITE = 2;
     static final int MAP_SHARED = 1;
+    static final int MAP_PRIVATE = 2;
+    static final int MAP_ANONYMOUS = 0x20;
     static final int MAP_POPULATE = 0x8000;
     static final int MSG_DONTWAIT = 0x40;
     static final int POLLIN = 1;
@@ -50,6 +53,14 @@ final class LibC
     static final int EPERM = 1;
     static final int EACCES = 13;
     static final int ENODEV = 19;
+    static final int EAFNOSUPPORT = 97;
+    static final int EOPNOTSUPP = 95;
+    static final int EBUSY = 16;
+    static final int AF_XDP = 44;
+    static final int SOL_XDP = 283;
+    static final int XDP_STATISTICS = 7;
+    static final int XDP_OPTIONS = 8;
+    static final int XDP_OPTIONS_ZEROCOPY = 1;
     static final long SYS_BPF = 321;
 
     static
@@ -84,6 +95,8 @@ final class LibC
     static native long write(int fd, Pointer buffer, long length);
 
     static native long sendto(int fd, Pointer buffer, long length, int flags, Pointer to, int toLength);
+
+    static native long recvfrom(int fd, Pointer buffer, long length, int flags, Pointer from, Pointer fromLength);
 
     static native int if_nametoindex(String name);
 

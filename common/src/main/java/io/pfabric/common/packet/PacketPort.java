@@ -26,7 +26,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Frames whose wire length exceeds {@link #maxFrameLength()} (the interface MTU plus the Ethernet header unless set
  * otherwise) are counted in {@link #oversizeDrops()} and dropped. Single-threaded.
  */
-public final class PacketPort implements FramePort
+public final class PacketPort implements FramePort, PolledPort
 {
     /**
      * Default bytes per ring frame: a 1514-byte frame plus the TPACKET_V2 header and address.
@@ -360,23 +360,35 @@ public final class PacketPort implements FramePort
         return waitSet.await(timeoutNs);
     }
 
-    boolean frameWaiting()
+    /**
+     * {@inheritDoc}
+     */
+    public boolean frameWaiting()
     {
         return 0 != (rx.getIntVolatile(rxRing.frameOffset(rxIndex) + PacketRing.STATUS_OFFSET) &
             PacketRing.RX_STATUS_USER);
     }
 
-    int receiveFd()
+    /**
+     * {@inheritDoc}
+     */
+    public int receiveFd()
     {
         return rxFd;
     }
 
-    int wakeFd()
+    /**
+     * {@inheritDoc}
+     */
+    public int wakeFd()
     {
         return wakeFd;
     }
 
-    void drainWakeup()
+    /**
+     * {@inheritDoc}
+     */
+    public void drainWakeup()
     {
         LibC.read(wakeFd, wakeDrain, 8);
     }

@@ -3,17 +3,17 @@ package io.pfabric.common.packet;
 import com.sun.jna.Memory;
 
 /**
- * One wait for several {@link PacketPort}s of one thread, which may belong to different network namespaces: a
- * {@code ppoll(2)} on every port's socket and on every port's wake-up eventfd, so that a frame on any port, or
- * {@link PacketPort#wakeup()} of any port from another thread, ends it. Owner thread only, apart from the ports'
- * wake-ups.
+ * One wait for several {@link PacketPort}s and {@link XdpPort}s of one thread, which may belong to different network
+ * namespaces: a {@code ppoll(2)} on every port's socket and on every port's wake-up eventfd, so that a frame on any
+ * port, or {@link PacketPort#wakeup()} ({@link XdpPort#wakeup()}) of any port from another thread, ends it. Owner
+ * thread only, apart from the ports' wake-ups.
  */
 public final class PacketPortSet
 {
     private static final int POLLFD_LENGTH = 8;
     private static final int REVENTS_OFFSET = 6;
 
-    private final PacketPort[] ports;
+    private final PolledPort[] ports;
     private final Memory pollFds;
     private final Memory pollTimeout = new Memory(16);
     private int count;
@@ -29,7 +29,7 @@ public final class PacketPortSet
         {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
-        ports = new PacketPort[capacity];
+        ports = new PolledPort[capacity];
         pollFds = new Memory(2L * capacity * POLLFD_LENGTH);
         pollFds.clear();
     }
@@ -41,6 +41,22 @@ public final class PacketPortSet
      * @throws IllegalStateException if the set is full.
      */
     public void add(final PacketPort port)
+    {
+        addPort(port);
+    }
+
+    /**
+     * Wait on an AF_XDP port too.
+     *
+     * @param port open, owned by the calling thread.
+     * @throws IllegalStateException if the set is full.
+     */
+    public void add(final XdpPort port)
+    {
+        addPort(port);
+    }
+
+    private void addPort(final PolledPort port)
     {
         if (count == ports.length)
         {
@@ -55,7 +71,7 @@ public final class PacketPortSet
      *
      * @param port in the set or not.
      */
-    public void remove(final PacketPort port)
+    public void remove(final FramePort port)
     {
         for (int i = 0; i < count; i++)
         {

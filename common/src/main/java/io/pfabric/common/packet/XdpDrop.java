@@ -24,6 +24,7 @@ public final class XdpDrop implements AutoCloseable
     private static final int TC_ACT_SHOT = 2;
     private static final int XDP_FLAGS_DRV_MODE = 4;
     private static final int XDP_DROP = 1;
+    private static final int XDP_PASS = 2;
     private static final int PROG_LOAD_ATTRIBUTES_LENGTH = 72;
     private static final int LINK_CREATE_ATTRIBUTES_LENGTH = 16;
 
@@ -73,6 +74,45 @@ public final class XdpDrop implements AutoCloseable
         {
             throw new PacketSocketException("no interface named '" + interfaceName + "' in this network namespace");
         }
+        final int programFd = load(programType, attachType, verdict);
+        if (programFd < 0)
+        {
+            throw PacketSocketException.fromErrno("loading " + what, interfaceName, -programFd);
+        }
+        final int linkFd = link(programFd, index, attachType, flags);
+        if (linkFd < 0)
+        {
+            LibC.close(programFd);
+            throw PacketSocketException.fromErrno("attaching " + what, interfaceName, -linkFd);
+        }
+        return new XdpDrop(programFd, linkFd);
+    }
+
+    /**
+     * Whether an interface's driver has a native XDP hook: a program that passes every frame is attached in native
+     * mode and detached at once.
+     *
+     * @param index the interface's index in the calling thread's network namespace.
+     * @return 0 if it has, else the errno of the refusal ({@code EOPNOTSUPP} for a driver without one).
+     */
+    static int probeNativeMode(final int index)
+    {
+        final int programFd = load(BPF_PROG_TYPE_XDP, BPF_XDP, XDP_PASS);
+        if (programFd < 0)
+        {
+            return -programFd;
+        }
+        final int linkFd = link(programFd, index, BPF_XDP, XDP_FLAGS_DRV_MODE);
+        if (linkFd >= 0)
+        {
+            LibC.close(linkFd);
+        }
+        LibC.close(programFd);
+        return linkFd < 0 ? -linkFd : 0;
+    }
+
+    private static int load(final int programType, final int attachType, final int verdict)
+    {
         final Memory instructions = new Memory(16);
         instructions.clear();
         instructions.setByte(0, (byte)0xb7);
@@ -89,10 +129,11 @@ public final class XdpDrop implements AutoCloseable
         load.setString(48, "pfabric_drop", "US-ASCII");
         load.setInt(68, attachType);
         final int programFd = (int)LibC.syscall(LibC.SYS_BPF, BPF_PROG_LOAD, load, PROG_LOAD_ATTRIBUTES_LENGTH);
-        if (programFd < 0)
-        {
-            throw PacketSocketException.fromErrno("loading " + what, interfaceName, Native.getLastError());
-        }
+        return programFd < 0 ? -Native.getLastError() : programFd;
+    }
+
+    private static int link(final int programFd, final int index, final int attachType, final int flags)
+    {
         final Memory link = new Memory(LINK_CREATE_ATTRIBUTES_LENGTH);
         link.clear();
         link.setInt(0, programFd);
@@ -100,13 +141,7 @@ public final class XdpDrop implements AutoCloseable
         link.setInt(8, attachType);
         link.setInt(12, flags);
         final int linkFd = (int)LibC.syscall(LibC.SYS_BPF, BPF_LINK_CREATE, link, LINK_CREATE_ATTRIBUTES_LENGTH);
-        if (linkFd < 0)
-        {
-            final int errno = Native.getLastError();
-            LibC.close(programFd);
-            throw PacketSocketException.fromErrno("attaching " + what, interfaceName, errno);
-        }
-        return new XdpDrop(programFd, linkFd);
+        return linkFd < 0 ? -Native.getLastError() : linkFd;
     }
 
     /**

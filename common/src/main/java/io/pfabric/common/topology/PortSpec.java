@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
  * @param classes        traffic classes for the {@code pfabric-classes} discipline; null for
  *                       {@link TrafficClasses#DEFAULT}. Other disciplines have no classes and ignore them.
+ * @param io             how a port on an interface reaches the wire; {@link PortIo#PACKET} for a UDP port.
  */
 public record PortSpec(
     String name,
@@ -24,7 +25,8 @@ public record PortSpec(
     long rateBitsPerSec,
     String discipline,
     int bufferLength,
-    TrafficClasses classes)
+    TrafficClasses classes,
+    PortIo io)
 {
     /**
      * The discipline a port has when the file names none.
@@ -60,7 +62,30 @@ public record PortSpec(
         final String discipline,
         final int bufferLength)
     {
-        this(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, null);
+        this(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, null, PortIo.PACKET);
+    }
+
+    /**
+     * A port on {@code AF_PACKET} sockets (or a UDP port).
+     *
+     * @param name           unique within its switch.
+     * @param interfaceName  Linux interface of a raw-socket port; null for a UDP port.
+     * @param udp            endpoints of a UDP port; null for a raw-socket port.
+     * @param rateBitsPerSec egress line rate; 0 for unpaced.
+     * @param discipline     egress queue discipline, one of {@link #DISCIPLINES}.
+     * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
+     * @param classes        traffic classes for {@code pfabric-classes}; null for the default.
+     */
+    public PortSpec(
+        final String name,
+        final String interfaceName,
+        final UdpEndpoints udp,
+        final long rateBitsPerSec,
+        final String discipline,
+        final int bufferLength,
+        final TrafficClasses classes)
+    {
+        this(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, classes, PortIo.PACKET);
     }
 
     /**
@@ -73,9 +98,11 @@ public record PortSpec(
      * @param discipline     egress queue discipline, one of {@link #DISCIPLINES}.
      * @param bufferLength   egress buffer in bytes; 0 for the discipline's default.
      * @param classes        traffic classes for {@code pfabric-classes}; null for the default.
+     * @param io             how a port on an interface reaches the wire; {@link PortIo#PACKET} for a UDP port.
      */
     public PortSpec
     {
+        Objects.requireNonNull(io, "io");
         Names.requireName("port name", name);
         if ((null == interfaceName) == (null == udp))
         {
@@ -92,6 +119,11 @@ public record PortSpec(
             {
                 throw Names.about("interface", ex);
             }
+        }
+        if (null != udp && PortIo.PACKET != io)
+        {
+            throw new IllegalArgumentException("port '" + name + "' is a UDP port; io " + io.cliName() +
+                " applies only to a port on an interface");
         }
         if (rateBitsPerSec < 0)
         {
@@ -155,6 +187,17 @@ public record PortSpec(
     {
         Objects.requireNonNull(udp, "udp");
         return new PortSpec(name, null, udp, rateBitsPerSec, discipline, bufferLength);
+    }
+
+    /**
+     * The same port on other I/O.
+     *
+     * @param portIo how the port reaches the wire.
+     * @return the port.
+     */
+    public PortSpec withIo(final PortIo portIo)
+    {
+        return new PortSpec(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, classes, portIo);
     }
 
     /**

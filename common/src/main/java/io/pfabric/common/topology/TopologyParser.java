@@ -34,7 +34,7 @@ public final class TopologyParser
     private static final List<String> HOST_KEYS = List.of("name", "ip", "mac", "switch", "port");
     private static final List<String> SWITCH_KEYS = List.of("name", "multipath", "ports");
     private static final List<String> PORT_KEYS = List.of("name", "interface", "udp", "rate", "discipline", "buffer",
-        "classes");
+        "classes", "io");
     private static final List<String> UDP_KEYS = List.of("local", "remote", "vni");
 
     private final String source;
@@ -181,8 +181,13 @@ public final class TopologyParser
         final int bufferLength = optionalValue(
             map, "buffer", context, text -> PortSpec.requireBufferLength(parseWholeNumber(text, " of bytes")), 0);
         final TrafficClasses classes = optionalValue(map, "classes", context, TrafficClasses::parse, null);
+        if (hasUdp && null != map.value("io"))
+        {
+            throw error(map.value("io"), context + ": 'io' applies only to a port on an interface, not to 'udp'");
+        }
+        final PortIo io = optionalValue(map, "io", context, PortIo::named, PortIo.PACKET);
         return origin(
-            new PortSpec(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, classes), map);
+            new PortSpec(name, interfaceName, udp, rateBitsPerSec, discipline, bufferLength, classes, io), map);
     }
 
     private UdpEndpoints udp(final Node node, final String portContext)

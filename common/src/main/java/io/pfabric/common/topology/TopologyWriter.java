@@ -71,6 +71,10 @@ final class TopologyWriter
         else
         {
             yaml.append("        interface: ").append(scalar(port.interfaceName())).append('\n');
+            if (PortIo.PACKET != port.io())
+            {
+                yaml.append("        io: ").append(port.io().cliName()).append('\n');
+            }
         }
         if (0 != port.rateBitsPerSec())
         {

@@ -233,6 +233,25 @@ class TopologyParserTest
     }
 
     @Test
+    void shouldReadAPortsIoAndWriteItBack()
+    {
+        final Topology topology = parse(with("discipline: pfabric\n", "discipline: pfabric\n        io: xdp\n"));
+        assertEquals(PortIo.XDP, topology.switches().get(0).ports().get(0).io());
+        assertEquals(PortIo.PACKET, topology.switches().get(1).ports().get(0).io(), "the default");
+        assertEquals(topology, parse(topology.toYaml()));
+    }
+
+    @Test
+    void shouldRejectAnUnknownIoAndIoOnAUdpPort()
+    {
+        assertRejected(with("discipline: pfabric\n", "discipline: pfabric\n        io: dpdk\n"), 20,
+            "switch 's1' port 'p1': io 'dpdk' is not packet or xdp");
+        assertRejected(with("rate: 1g\n        discipline: pfabric\n        buffer: 36000\n      - name: p2\n",
+            "rate: 1g\n        discipline: pfabric\n        buffer: 36000\n      - name: p2\n        io: xdp\n"),
+            22, "switch 's1' port 'p2': 'io' applies only to a port on an interface, not to 'udp'");
+    }
+
+    @Test
     void shouldRejectTrafficClassesThatAreNotAClassList()
     {
         assertRejected(with("discipline: pfabric\n", "discipline: pfabric\n        classes: 1:0;1:0\n"), 20,

@@ -1,0 +1,283 @@
+package io.pfabric.common.packet;
+
+import io.pfabric.common.os.Commands;
+import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.RequiresNetns;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * AF_XDP ports on veth pairs inside a network namespace this test creates and deletes: frames cross byte for byte in
+ * both directions between an AF_XDP port and a packet-socket port, many more than the UMEM has frames, the port
+ * waits in a {@link PacketPortSet}, and closing it takes the redirect program off the interface, from any thread. A
+ * redirect program left by a process that did not close its port is taken off; another XDP program is not, and the
+ * error says to use AF_PACKET ports. A driver without native XDP (a bridge) gets generic mode.
+ */
+@Timeout(60)
+@RequiresNetns
+class XdpPortTest
+{
+    private static final String NAMESPACE = "pfxsk-" + ProcessHandle.current().pid() + "-" +
+        Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
+    private static final String A = "pfxka";
+    private static final String B = "pfxkb";
+    private static final int FRAMES = 3 * (XdpPort.RECEIVE_FRAMES + XdpPort.TRANSMIT_FRAMES);
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static boolean created;
+
+    private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
+
+    @BeforeAll
+    static void createVethPairInANamespace() throws Exception
+    {
+        Commands.run("ip", "netns", "add", NAMESPACE);
+        created = true;
+        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
+        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
+        Commands.run("ip", "-n", NAMESPACE, "link", "add", A, "type", "veth", "peer", "name", B);
+        Commands.run("ip", "-n", NAMESPACE, "link", "set", A, "up");
+        Commands.run("ip", "-n", NAMESPACE, "link", "set", B, "up");
+    }
+
+    @AfterAll
+    static void deleteNamespace() throws Exception
+    {
+        if (created)
+        {
+            Commands.run("ip", "netns", "del", NAMESPACE);
+        }
+    }
+
+    private <T> T inNamespace(final Callable<T> task) throws Exception
+    {
+        try
+        {
+            return inNamespace.submit(() ->
+            {
+                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
+                return task.call();
+            }).get(50, TimeUnit.SECONDS);
+        }
+        finally
+        {
+            inNamespace.shutdownNow();
+        }
+    }
+
+    private static UnsafeBuffer frame(final int id, final int length)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
+        frame.putLong(0, 0xFFFF_FFFF_FFFFL << 16, ByteOrder.BIG_ENDIAN);
+        frame.putShort(12, (short)0x88B5, ByteOrder.BIG_ENDIAN);
+        frame.putInt(14, id, ByteOrder.BIG_ENDIAN);
+        for (int i = 18; i < length; i++)
+        {
+            frame.putByte(i, (byte)(id * 7 + i));
+        }
+        return frame;
+    }
+
+    private static int length(final int id)
+    {
+        return 60 + (id * 37) % 1455;
+    }
+
+    /**
+     * Send frames one batch at a time and take what arrives before the next batch, checking every frame byte for byte
+     * and in order.
+     */
+    private static void carry(
+        final FramePort from, final FramePort to, final PacketPortSet waitOn, final int count)
+    {
+        final List<String> mismatches = new ArrayList<>();
+        final int[] received = {0};
+        final PacketHandler check = (buffer, offset, length) ->
+        {
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(offset, bytes);
+            final int id = received[0]++;
+            if (!Arrays.equals(frame(id, length(id)).byteArray(), bytes) && mismatches.size() < 5)
+            {
+                mismatches.add("frame " + id + " (" + length + " bytes)");
+            }
+        };
+        int sent = 0;
+        while (sent < count)
+        {
+            final int batchEnd = Math.min(count, sent + 32);
+            while (sent < batchEnd)
+            {
+                final int id = sent;
+                Await.await(() -> from.canTransmit() || 0 < from.flush(), TIMEOUT, () -> "room to transmit " + id);
+                assertTrue(from.transmit(frame(id, length(id)), 0, length(id)), "frame " + id + " placed");
+                sent++;
+            }
+            from.flush();
+            final int expected = sent;
+            Await.await(() ->
+            {
+                from.flush();
+                waitOn.await(1_000_000);
+                to.receive(check, 64);
+                return received[0] >= expected;
+            }, TIMEOUT, () -> expected + " frames arrived (" + received[0] + " did)");
+        }
+        assertEquals(List.of(), mismatches);
+        assertEquals(count, received[0]);
+    }
+
+    @Test
+    void carriesFramesByteForByteBothWaysAndLeavesNoProgramBehind() throws Exception
+    {
+        final String mode = inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); XdpPort b = XdpPort.open(B))
+            {
+                assertEquals(1514, b.maxFrameLength());
+                final PacketPortSet atB = new PacketPortSet(1);
+                atB.add(b);
+                final PacketPortSet atA = new PacketPortSet(1);
+                atA.add(a);
+                carry(a, b, atB, FRAMES);
+                carry(b, a, atA, FRAMES);
+                return b.attachMode();
+            }
+        });
+        assertEquals("native, copy", mode, "veth has native XDP and no zero copy");
+        final String link = Commands.inNamespace(NAMESPACE, "ip", "link", "show", B);
+        assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
+    }
+
+    @Test
+    void aWaitEndsOnAFrameAndOnAWakeup() throws Exception
+    {
+        inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); XdpPort b = XdpPort.open(B))
+            {
+                final PacketPortSet set = new PacketPortSet(2);
+                set.add(b);
+                assertFalse(set.await(1_000_000), "nothing arrived");
+                b.wakeup();
+                assertFalse(set.await(10_000_000_000L), "a wakeup ends the wait without a frame");
+                assertTrue(a.transmit(frame(0, 60), 0, 60));
+                a.flush();
+                assertTrue(set.await(10_000_000_000L), "the frame ends the wait");
+                assertEquals(1, b.receive((buffer, offset, length) -> { }, 64));
+            }
+            return null;
+        });
+    }
+
+    private static String link(final String interfaceName) throws Exception
+    {
+        return Commands.inNamespace(NAMESPACE, "ip", "link", "show", interfaceName);
+    }
+
+    @Test
+    void closedFromAThreadOfAnotherNamespaceItStillTakesTheProgramOff() throws Exception
+    {
+        final XdpPort port = inNamespace(() -> XdpPort.open(B));
+        assertTrue(link(B).contains("xdp"), "the redirect program is on while the port is open: " + link(B));
+        port.close();
+        assertFalse(link(B).contains("xdp"), "an XDP program is left on the interface: " + link(B));
+    }
+
+    @Test
+    void takesOffARedirectProgramAStoppedProcessLeftAndSaysSo() throws Exception
+    {
+        Commands.run("ip", "netns", "exec", NAMESPACE, "xdp-loader", "load", "-m", "native", B,
+            "/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o");
+        assertTrue(link(B).contains("xdp"), link(B));
+        final boolean[] detached = new boolean[2];
+        inNamespace(() ->
+        {
+            try (PacketPort a = PacketPort.open(A); XdpPort b = XdpPort.open(B))
+            {
+                detached[0] = b.staleProgramDetached();
+                final PacketPortSet atB = new PacketPortSet(1);
+                atB.add(b);
+                carry(a, b, atB, 100);
+            }
+            try (XdpPort b = XdpPort.open(B))
+            {
+                detached[1] = b.staleProgramDetached();
+            }
+            return null;
+        });
+        assertTrue(detached[0], "the stale program was taken off");
+        assertFalse(detached[1], "after a clean close there is nothing to take off");
+        assertFalse(link(B).contains("xdp"), "an XDP program is left on the interface: " + link(B));
+    }
+
+    @Test
+    void leavesAnotherXdpProgramAloneAndSaysToUseAfPacket() throws Exception
+    {
+        final String message = inNamespace(() ->
+        {
+            final XdpDrop drop = XdpDrop.attach(B);
+            try
+            {
+                final PacketSocketException error = assertThrows(PacketSocketException.class, () -> XdpPort.open(B));
+                assertTrue(link(B).contains("xdp"), "the other program stays: " + link(B));
+                return error.getMessage();
+            }
+            finally
+            {
+                drop.close();
+            }
+        });
+        assertTrue(message.contains(B) && message.contains("use AF_PACKET ports instead (io: packet"), message);
+    }
+
+    @Test
+    void usesGenericModeWhereTheDriverHasNoNativeHook() throws Exception
+    {
+        Commands.run("ip", "-n", NAMESPACE, "link", "add", "pfxkbr", "type", "bridge");
+        Commands.run("ip", "-n", NAMESPACE, "link", "set", "pfxkbr", "up");
+        try
+        {
+            final String mode = inNamespace(() ->
+            {
+                try (XdpPort port = XdpPort.open("pfxkbr"))
+                {
+                    assertTrue(link("pfxkbr").contains("xdpgeneric"), link("pfxkbr"));
+                    return port.attachMode();
+                }
+            });
+            assertEquals("generic, copy", mode);
+            assertFalse(link("pfxkbr").contains("xdp"), "an XDP program is left on the interface: " + link("pfxkbr"));
+        }
+        finally
+        {
+            Commands.run("ip", "-n", NAMESPACE, "link", "del", "pfxkbr");
+        }
+    }
+
+    @Test
+    void namesAnInterfaceThatDoesNotExist() throws Exception
+    {
+        final PacketSocketException error =
+            inNamespace(() -> assertThrows(PacketSocketException.class, () -> XdpPort.open("pfxk-none")));
+        assertTrue(error.getMessage().contains("pfxk-none"), error.getMessage());
+    }
+}
