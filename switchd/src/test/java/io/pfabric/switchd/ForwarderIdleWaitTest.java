@@ -1,13 +1,9 @@
 package io.pfabric.switchd;
 
-import io.pfabric.common.wire.EthernetFlyweight;
-import io.pfabric.common.wire.Ipv4Flyweight;
-import io.pfabric.common.wire.PfabricHeaderFlyweight;
 import io.pfabric.dataplane.pacer.EgressPacer;
 import io.pfabric.dataplane.queue.DisciplineKind;
 import io.pfabric.switchd.table.ForwardingTable;
 import org.agrona.concurrent.CachedNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,21 +34,7 @@ class ForwarderIdleWaitTest
 
     private static byte[] frame(final int sequence)
     {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[FRAME_LENGTH]);
-        new EthernetFlyweight().wrap(frame, 0).destinationMac(0x02_00_00_00_00_01L).sourceMac(0x02_00_00_00_00_02L)
-            .etherType(EthernetFlyweight.ETHERTYPE_IPV4);
-        new Ipv4Flyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH)
-            .version(Ipv4Flyweight.VERSION).ihl(Ipv4Flyweight.MIN_IHL)
-            .totalLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH).ttl(64)
-            .protocol(Ipv4Flyweight.PROTOCOL_PFABRIC).sourceAddress(0x0A00_0101).destinationAddress(DESTINATION)
-            .computeChecksum();
-        new PfabricHeaderFlyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH)
-            .version(PfabricHeaderFlyweight.VERSION).type(PfabricHeaderFlyweight.TYPE_DATA)
-            .headerLength(PfabricHeaderFlyweight.HEADER_LENGTH).priority(1_000_000 - sequence).flowId(7)
-            .segmentOffset(sequence * 1_400)
-            .payloadLength(FRAME_LENGTH - EthernetFlyweight.HEADER_LENGTH - Ipv4Flyweight.HEADER_LENGTH -
-                PfabricHeaderFlyweight.HEADER_LENGTH);
-        return frame.byteArray();
+        return DataFrames.frame(DESTINATION, FRAME_LENGTH, 1_000_000 - sequence, sequence * 1_400, false, 0);
     }
 
     @Test
