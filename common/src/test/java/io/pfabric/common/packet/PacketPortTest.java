@@ -10,14 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,8 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class PacketPortTest
 {
-    private static final String NAMESPACE = "pft-" + ProcessHandle.current().pid() + "-" +
-        Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
+    private static final String NAMESPACE = TestNamespaces.uniqueName("pft-");
     private static final String A = "pfta";
     private static final String B = "pftb";
     private static final String C = "pftc";
@@ -44,8 +42,6 @@ class PacketPortTest
     private static final int OPENS = 50;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(10);
     private static boolean created;
-
-    private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
 
     private static void run(final String... command) throws IOException
     {
@@ -55,16 +51,10 @@ class PacketPortTest
     @BeforeAll
     static void createVethPairInANamespace() throws Exception
     {
-        run("ip", "netns", "add", NAMESPACE);
+        TestNamespaces.create(NAMESPACE);
         created = true;
-        run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
-        run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
-        run("ip", "-n", NAMESPACE, "link", "add", A, "mtu", "9000", "type", "veth", "peer", "name", B, "mtu", "9000");
-        run("ip", "-n", NAMESPACE, "link", "set", A, "up");
-        run("ip", "-n", NAMESPACE, "link", "set", B, "up");
-        run("ip", "-n", NAMESPACE, "link", "add", C, "type", "veth", "peer", "name", D);
-        run("ip", "-n", NAMESPACE, "link", "set", C, "up");
-        run("ip", "-n", NAMESPACE, "link", "set", D, "up");
+        TestNamespaces.addVethPair(NAMESPACE, A, B, 9000);
+        TestNamespaces.addVethPair(NAMESPACE, C, D, 0);
     }
 
     @AfterAll
@@ -72,37 +62,18 @@ class PacketPortTest
     {
         if (created)
         {
-            run("ip", "netns", "del", NAMESPACE);
+            TestNamespaces.delete(NAMESPACE);
         }
     }
 
-    private <T> T inNamespace(final java.util.concurrent.Callable<T> task) throws Exception
+    private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        try
-        {
-            return inNamespace.submit(() ->
-            {
-                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
-                return task.call();
-            }).get(50, TimeUnit.SECONDS);
-        }
-        finally
-        {
-            inNamespace.shutdownNow();
-        }
+        return TestNamespaces.call(NAMESPACE, task);
     }
 
     private static UnsafeBuffer frame(final int id, final int length)
     {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
-        frame.putLong(0, 0xFFFF_FFFF_FFFFL << 16, ByteOrder.BIG_ENDIAN);
-        frame.putShort(12, (short)0x88B5, ByteOrder.BIG_ENDIAN);
-        frame.putInt(14, id, ByteOrder.BIG_ENDIAN);
-        for (int i = 18; i < length; i++)
-        {
-            frame.putByte(i, (byte)(id + i));
-        }
-        return frame;
+        return TestNamespaces.numberedFrame(id, length);
     }
 
     private static List<byte[]> receiveAtLeast(final PacketPort port, final int count)

@@ -14,10 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,26 +31,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class XdpDropTest
 {
-    private static final String NAMESPACE = "pfxdp-" + ProcessHandle.current().pid() + "-" +
-        Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
+    private static final String NAMESPACE = TestNamespaces.uniqueName("pfxdp-");
     private static final String SENDER = "pfxa";
     private static final String RECEIVER = "pfxb";
     private static final Pattern XDP_DROPS = Pattern.compile("rx_queue_\\d+_xdp_drops:\\s*(\\d+)");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static boolean created;
 
-    private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
-
     @BeforeAll
     static void createVethPairInANamespace() throws Exception
     {
-        Commands.run("ip", "netns", "add", NAMESPACE);
+        TestNamespaces.create(NAMESPACE);
         created = true;
-        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
-        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
-        Commands.run("ip", "-n", NAMESPACE, "link", "add", SENDER, "type", "veth", "peer", "name", RECEIVER);
-        Commands.run("ip", "-n", NAMESPACE, "link", "set", SENDER, "up");
-        Commands.run("ip", "-n", NAMESPACE, "link", "set", RECEIVER, "up");
+        TestNamespaces.addVethPair(NAMESPACE, SENDER, RECEIVER, 0);
     }
 
     @AfterAll
@@ -62,24 +51,13 @@ class XdpDropTest
     {
         if (created)
         {
-            Commands.run("ip", "netns", "del", NAMESPACE);
+            TestNamespaces.delete(NAMESPACE);
         }
     }
 
-    private <T> T inNamespace(final Callable<T> task) throws Exception
+    private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        try
-        {
-            return inNamespace.submit(() ->
-            {
-                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
-                return task.call();
-            }).get(50, TimeUnit.SECONDS);
-        }
-        finally
-        {
-            inNamespace.shutdownNow();
-        }
+        return TestNamespaces.call(NAMESPACE, task);
     }
 
     private static long xdpDrops()

@@ -9,16 +9,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,26 +31,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class XdpPortTest
 {
-    private static final String NAMESPACE = "pfxsk-" + ProcessHandle.current().pid() + "-" +
-        Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000));
+    private static final String NAMESPACE = TestNamespaces.uniqueName("pfxsk-");
     private static final String A = "pfxka";
     private static final String B = "pfxkb";
     private static final int FRAMES = 3 * (XdpPort.RECEIVE_FRAMES + XdpPort.TRANSMIT_FRAMES);
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static boolean created;
 
-    private final ExecutorService inNamespace = Executors.newSingleThreadExecutor();
-
     @BeforeAll
     static void createVethPairInANamespace() throws Exception
     {
-        Commands.run("ip", "netns", "add", NAMESPACE);
+        TestNamespaces.create(NAMESPACE);
         created = true;
-        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.default.disable_ipv6=1");
-        Commands.run("ip", "netns", "exec", NAMESPACE, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1");
-        Commands.run("ip", "-n", NAMESPACE, "link", "add", A, "type", "veth", "peer", "name", B);
-        Commands.run("ip", "-n", NAMESPACE, "link", "set", A, "up");
-        Commands.run("ip", "-n", NAMESPACE, "link", "set", B, "up");
+        TestNamespaces.addVethPair(NAMESPACE, A, B, 0);
     }
 
     @AfterAll
@@ -63,37 +51,18 @@ class XdpPortTest
     {
         if (created)
         {
-            Commands.run("ip", "netns", "del", NAMESPACE);
+            TestNamespaces.delete(NAMESPACE);
         }
     }
 
-    private <T> T inNamespace(final Callable<T> task) throws Exception
+    private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        try
-        {
-            return inNamespace.submit(() ->
-            {
-                NetworkNamespace.enterOnCurrentThread(NAMESPACE);
-                return task.call();
-            }).get(50, TimeUnit.SECONDS);
-        }
-        finally
-        {
-            inNamespace.shutdownNow();
-        }
+        return TestNamespaces.call(NAMESPACE, task);
     }
 
     private static UnsafeBuffer frame(final int id, final int length)
     {
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[length]);
-        frame.putLong(0, 0xFFFF_FFFF_FFFFL << 16, ByteOrder.BIG_ENDIAN);
-        frame.putShort(12, (short)0x88B5, ByteOrder.BIG_ENDIAN);
-        frame.putInt(14, id, ByteOrder.BIG_ENDIAN);
-        for (int i = 18; i < length; i++)
-        {
-            frame.putByte(i, (byte)(id * 7 + i));
-        }
-        return frame;
+        return TestNamespaces.numberedFrame(id, length);
     }
 
     private static int length(final int id)
