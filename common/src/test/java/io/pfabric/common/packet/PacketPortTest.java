@@ -4,9 +4,8 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
@@ -34,46 +33,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class PacketPortTest
 {
-    private static final String NAMESPACE = TestNamespaces.uniqueName("pft-");
     private static final String A = "pfta";
     private static final String B = "pftb";
     private static final String C = "pftc";
     private static final String D = "pftd";
     private static final int OPENS = 50;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(10);
-    private static boolean created;
+    @RegisterExtension
+    static final TestNamespace NETNS = new TestNamespace("pft-").veth(A, B, 9000).veth(C, D, 0);
+    private static final String NAMESPACE = NETNS.name();
 
     private static void run(final String... command) throws IOException
     {
         Commands.run(command);
     }
 
-    @BeforeAll
-    static void createVethPairInANamespace() throws Exception
-    {
-        TestNamespaces.create(NAMESPACE);
-        created = true;
-        TestNamespaces.addVethPair(NAMESPACE, A, B, 9000);
-        TestNamespaces.addVethPair(NAMESPACE, C, D, 0);
-    }
-
-    @AfterAll
-    static void deleteNamespace() throws Exception
-    {
-        if (created)
-        {
-            TestNamespaces.delete(NAMESPACE);
-        }
-    }
-
     private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        return TestNamespaces.call(NAMESPACE, task);
+        return NETNS.call(task);
     }
 
     private static UnsafeBuffer frame(final int id, final int length)
     {
-        return TestNamespaces.numberedFrame(id, length);
+        return TestNamespace.numberedFrame(id, length);
     }
 
     private static List<byte[]> receiveAtLeast(final PacketPort port, final int count)

@@ -4,9 +4,8 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
@@ -31,33 +30,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class XdpDropTest
 {
-    private static final String NAMESPACE = TestNamespaces.uniqueName("pfxdp-");
     private static final String SENDER = "pfxa";
     private static final String RECEIVER = "pfxb";
     private static final Pattern XDP_DROPS = Pattern.compile("rx_queue_\\d+_xdp_drops:\\s*(\\d+)");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private static boolean created;
-
-    @BeforeAll
-    static void createVethPairInANamespace() throws Exception
-    {
-        TestNamespaces.create(NAMESPACE);
-        created = true;
-        TestNamespaces.addVethPair(NAMESPACE, SENDER, RECEIVER, 0);
-    }
-
-    @AfterAll
-    static void deleteNamespace() throws Exception
-    {
-        if (created)
-        {
-            TestNamespaces.delete(NAMESPACE);
-        }
-    }
+    @RegisterExtension
+    static final TestNamespace NETNS = new TestNamespace("pfxdp-").veth(SENDER, RECEIVER, 0);
+    private static final String NAMESPACE = NETNS.name();
 
     private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        return TestNamespaces.call(NAMESPACE, task);
+        return NETNS.call(task);
     }
 
     private static long xdpDrops()

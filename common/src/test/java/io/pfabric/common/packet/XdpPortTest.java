@@ -4,9 +4,8 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
@@ -31,38 +30,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @RequiresNetns
 class XdpPortTest
 {
-    private static final String NAMESPACE = TestNamespaces.uniqueName("pfxsk-");
     private static final String A = "pfxka";
     private static final String B = "pfxkb";
     private static final int FRAMES = 3 * (XdpPort.RECEIVE_FRAMES + XdpPort.TRANSMIT_FRAMES);
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
-    private static boolean created;
-
-    @BeforeAll
-    static void createVethPairInANamespace() throws Exception
-    {
-        TestNamespaces.create(NAMESPACE);
-        created = true;
-        TestNamespaces.addVethPair(NAMESPACE, A, B, 0);
-    }
-
-    @AfterAll
-    static void deleteNamespace() throws Exception
-    {
-        if (created)
-        {
-            TestNamespaces.delete(NAMESPACE);
-        }
-    }
+    @RegisterExtension
+    static final TestNamespace NETNS = new TestNamespace("pfxsk-").veth(A, B, 0);
+    private static final String NAMESPACE = NETNS.name();
 
     private static <T> T inNamespace(final Callable<T> task) throws Exception
     {
-        return TestNamespaces.call(NAMESPACE, task);
+        return NETNS.call(task);
     }
 
     private static UnsafeBuffer frame(final int id, final int length)
     {
-        return TestNamespaces.numberedFrame(id, length);
+        return TestNamespace.numberedFrame(id, length);
     }
 
     private static int length(final int id)

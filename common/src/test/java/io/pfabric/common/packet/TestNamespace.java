@@ -2,9 +2,14 @@ package io.pfabric.common.packet;
 
 import io.pfabric.common.os.Commands;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,14 +17,86 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The network namespaces the packet tests make for themselves, with veth pairs in them, and the frames they send.
+ * A network namespace a packet test makes for itself before its tests, with veth pairs in it, and deletes after them
+ * (registered as a static extension); and the frames those tests send.
  */
-final class TestNamespaces
+final class TestNamespace implements BeforeAllCallback, AfterAllCallback
 {
     private static final long CALL_TIMEOUT_SECONDS = 50;
 
-    private TestNamespaces()
+    private final String name;
+    private final List<String[]> pairs = new ArrayList<>();
+    private boolean created;
+
+    /**
+     * A namespace to be made before the test class's tests.
+     *
+     * @param prefix the test's own prefix of the namespace's name ({@link #uniqueName}).
+     */
+    TestNamespace(final String prefix)
     {
+        this.name = uniqueName(prefix);
+    }
+
+    /**
+     * Have a veth pair made in the namespace, both ends up.
+     *
+     * @param a   one end's name.
+     * @param b   the other's.
+     * @param mtu both ends' MTU, or 0 for the default.
+     * @return this.
+     */
+    TestNamespace veth(final String a, final String b, final int mtu)
+    {
+        pairs.add(new String[] { a, b, Integer.toString(mtu) });
+        return this;
+    }
+
+    /**
+     * The namespace's name.
+     *
+     * @return the name.
+     */
+    String name()
+    {
+        return name;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void beforeAll(final ExtensionContext context) throws Exception
+    {
+        create(name);
+        created = true;
+        for (final String[] pair : pairs)
+        {
+            addVethPair(name, pair[0], pair[1], Integer.parseInt(pair[2]));
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void afterAll(final ExtensionContext context) throws Exception
+    {
+        if (created)
+        {
+            delete(name);
+        }
+    }
+
+    /**
+     * Run a task on a new thread inside the namespace ({@link #call(String, Callable)}).
+     *
+     * @param task what to run.
+     * @param <T>  what it returns.
+     * @return what it returned.
+     * @throws Exception what it threw, or the wait's failure.
+     */
+    <T> T call(final Callable<T> task) throws Exception
+    {
+        return call(name, task);
     }
 
     /**
