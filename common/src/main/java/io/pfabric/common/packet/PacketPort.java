@@ -568,7 +568,10 @@ public final class PacketPort implements FramePort, PolledPort
         }
     }
 
-    private static Memory ifreq(final int fd, final int request, final String interfaceName)
+    /**
+     * Ask the kernel about an interface with an {@code ioctl} that fills a {@code struct ifreq}.
+     */
+    static Memory ifreq(final int fd, final int request, final String interfaceName)
         throws PacketSocketException
     {
         final Memory ifreq = new Memory(LibC.IFREQ_LENGTH);

@@ -413,14 +413,7 @@ public final class XdpPort implements FramePort, PolledPort
     private static int ifreqInt(final int fd, final int request, final String interfaceName)
         throws PacketSocketException
     {
-        final Memory ifreq = new Memory(LibC.IFREQ_LENGTH);
-        ifreq.clear();
-        ifreq.setString(0, interfaceName, "US-ASCII");
-        if (0 != LibC.ioctl(fd, request, ifreq))
-        {
-            throw PacketSocketException.fromErrno("reading interface settings", interfaceName, Native.getLastError());
-        }
-        return ifreq.getInt(LibC.IFNAMSIZ);
+        return PacketPort.ifreq(fd, request, interfaceName).getInt(LibC.IFNAMSIZ);
     }
 
     /**
