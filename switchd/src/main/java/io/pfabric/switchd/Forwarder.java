@@ -22,6 +22,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -86,6 +87,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
     private final long[] malformedByReason = new long[ParseReason.COUNT];
     private final long[] backlogStartNs;
+    private final int[] releasedThisCycle;
     private long receiveNs;
     private long arrivalNs;
     private int ingress;
@@ -140,6 +142,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         this.ports = ports.clone();
         this.backlogStartNs = new long[ports.length];
+        this.releasedThisCycle = new int[ports.length];
         this.table = table;
         this.macTable = macTable;
         this.spray = spray;
@@ -225,6 +228,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             work++;
         }
         receiveNs = nowNs;
+        Arrays.fill(releasedThisCycle, 0);
         for (int i = 0; i < ports.length; i++)
         {
             ingress = i;
@@ -650,8 +654,10 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
-     * Hand the transmit ring the frames a port may send now, at most {@link #BATCH_FRAMES} of them unless its pacer is
-     * making up time; they leave at the port's next flush.
+     * Hand the transmit ring the frames a port may send now; they leave at the port's next flush. At most
+     * {@link #BATCH_FRAMES} in a duty cycle, counting those released to make room for arriving frames: a port paced
+     * faster than the forwarder can send then keeps a backlog, which its departures show, instead of passing frames
+     * straight from the receive rings to the transmit ring.
      */
     private int release(final int index, final long nowNs)
     {
@@ -661,7 +667,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final int previous = transmitting;
         transmitting = index;
         int sent = 0;
-        while ((sent < BATCH_FRAMES || null != pacer) && !queue.isEmpty() && port.io().canTransmit() &&
+        while (releasedThisCycle[index] < BATCH_FRAMES && !queue.isEmpty() && port.io().canTransmit() &&
             (null == pacer || pacer.mayRelease(nowNs)))
         {
             final int length = queue.dequeue(this);
@@ -674,6 +680,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
                 }
             }
             sent++;
+            releasedThisCycle[index]++;
         }
         transmitting = previous;
         return sent;
