@@ -534,7 +534,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final QueueDiscipline queue = ports[index].queue();
         if (!queue.isEmpty() && null != ports[index].pacer())
         {
-            release(index, arrivalNs);
+            release(index, arrivalNs, receiveNs, true);
         }
         if (queue.isEmpty())
         {
@@ -648,18 +648,21 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
 
     private int transmit(final int index, final long nowNs)
     {
-        final int sent = release(index, nowNs);
+        final int sent = release(index, nowNs, nowNs, false);
         ports[index].io().flush();
         return sent;
     }
 
     /**
-     * Hand the transmit ring the frames a port may send now; they leave at the port's next flush. At most
+     * Hand the transmit ring the frames a port's pacer lets go by {@code pacerNowNs} (an arriving frame's time when
+     * making room for it, else now); they leave at the port's next flush, and its departure monitor counts them as
+     * leaving at {@code nowNs}, which only moves forward, with a backlog behind them while a frame waits to be queued
+     * ({@code frameArriving}) or the queue holds one. At most
      * {@link #BATCH_FRAMES} in a duty cycle, counting those released to make room for arriving frames: a port paced
      * faster than the forwarder can send then keeps a backlog, which its departures show, instead of passing frames
      * straight from the receive rings to the transmit ring.
      */
-    private int release(final int index, final long nowNs)
+    private int release(final int index, final long pacerNowNs, final long nowNs, final boolean frameArriving)
     {
         final SwitchPort port = ports[index];
         final QueueDiscipline queue = port.queue();
@@ -668,15 +671,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         transmitting = index;
         int sent = 0;
         while (releasedThisCycle[index] < BATCH_FRAMES && !queue.isEmpty() && port.io().canTransmit() &&
-            (null == pacer || pacer.mayRelease(nowNs)))
+            (null == pacer || pacer.mayRelease(pacerNowNs)))
         {
             final int length = queue.dequeue(this);
             if (null != pacer)
             {
-                pacer.onBackloggedRelease(nowNs, length, backlogStartNs[index]);
+                pacer.onBackloggedRelease(pacerNowNs, length, backlogStartNs[index]);
                 if (MONITOR_DEPARTURES)
                 {
-                    port.departures().onDeparture(nowNs, pacer.wireTimeNs(length), !queue.isEmpty());
+                    port.departures()
+                        .onDeparture(nowNs, pacer.wireTimeNs(length), frameArriving || !queue.isEmpty());
                 }
             }
             sent++;
