@@ -86,8 +86,8 @@ public final class ExperimentCommand implements Callable<Integer>
 
     @Option(names = "--discipline", paramLabel = "NAME[:PARAMS]",
         description = "The switch queues of pfabric and linerate (default: pfabric): strict:N[:model|equal|T1,...] " +
-            "(model and equal thresholds computed for each load), sp-pifo[:N] or aifo[:k=K,w=W,s=S], each with its " +
-            "default buffer; on the netns and loopback testbeds.")
+            "(model and equal thresholds computed for each load), sp-pifo[:N[:shared]] or aifo[:k=K,w=W,s=S], each " +
+            "with its default buffer; on the netns and loopback testbeds.")
     String discipline;
 
     @Option(names = "--flows", defaultValue = "500", paramLabel = "N",

@@ -70,8 +70,9 @@ final class SimOptions
             "between them, the class of a packet its DSCP's (--classes, --dscp-shares). pFabric on commodity " +
             "queues: strict:N (thresholds from the pFabric paper's §6.1 model for each run's workload and load; " +
             "strict:N:equal splits the flow-size range equally, strict:N:T1,T2,... gives them in bytes), " +
-            "sp-pifo[:N], aifo[:k=K,w=W,s=S], pias[:N[:K]]; each with its own default buffer unless --buffer is " +
-            "given. tcp and dctcp keep their drop-tail and ECN queues, and ideal has no classes.")
+            "sp-pifo[:N[:shared]] (N queues of an equal share of the buffer each, or with shared all taking from " +
+            "the whole buffer), aifo[:k=K,w=W,s=S], pias[:N[:K]]; each with its own default buffer unless --buffer " +
+            "is given. tcp and dctcp keep their drop-tail and ECN queues, and ideal has no classes.")
     String discipline;
 
     @Option(names = "--classes", defaultValue = "", paramLabel = "SPEC",

@@ -72,7 +72,7 @@ public final class SwitchdCommand implements Callable<Integer>
 
     @Option(names = "--discipline", paramLabel = "NAME",
         description = "pfabric, droptail, ecn, pfabric-classes, pfabric-edf (a deadline queue before another, half " +
-            "the buffer each, for pFabric-EDF), strict[:N:T1,T2,...] (thresholds in bytes), sp-pifo[:N], " +
+            "the buffer each, for pFabric-EDF), strict[:N:T1,T2,...] (thresholds in bytes), sp-pifo[:N[:shared]], " +
             "aifo[:k=K,w=W,s=S] or pias[:N[:K]] for every port.")
     String discipline;
 

@@ -104,8 +104,8 @@ public final class TestbedCommand
 
         @Option(names = "--discipline", paramLabel = "NAME",
             description = "pfabric, droptail, ecn, pfabric-classes (with the default classes), pfabric-edf, " +
-                "strict[:N:T1,T2,...], sp-pifo[:N], aifo[:k=K,w=W,s=S] or pias[:N[:K]], for every port of a star, " +
-                "leaf-spine or fat-tree (default: pfabric).")
+                "strict[:N:T1,T2,...], sp-pifo[:N[:shared]], aifo[:k=K,w=W,s=S] or pias[:N[:K]], for every port " +
+                "of a star, leaf-spine or fat-tree (default: pfabric).")
         String discipline;
 
         @Option(names = "--metrics", defaultValue = "0", paramLabel = "[HOST:]PORT",

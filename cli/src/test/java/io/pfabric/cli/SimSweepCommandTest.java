@@ -146,6 +146,19 @@ class SimSweepCommandTest
     }
 
     @Test
+    void anSpPifoBufferThatIsNeitherSplitNorSharedIsRefusedNamingTheOption()
+    {
+        final Ran ran = runCapturingErr("sim", "sweep", "--discipline", "sp-pifo:8:half", "--flows", "10", "--out",
+            out.resolve("none").toString());
+        final String said = ran.err();
+        assertEquals(2, ran.status(), said);
+        assertTrue(said.contains("--discipline: 'sp-pifo:8:half': sp-pifo's queues split the buffer equally unless " +
+            "'shared' follows the number of queues, not 'half'"), said);
+        assertEquals(1, said.strip().lines().count(), said);
+        assertTrue(Files.notExists(out.resolve("none")));
+    }
+
+    @Test
     void aRunOnClassesWithMarkedFlowsSummarizesEachDscpApart() throws Exception
     {
         final PrintStream original = System.out;

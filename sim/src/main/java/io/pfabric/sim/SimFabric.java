@@ -31,7 +31,8 @@ import io.pfabric.dataplane.queue.StrictPriorityQueue;
  * @param coreDelayNs      one-way latency of a core link.
  * @param bufferLength     bytes of every switch port's queue.
  * @param discipline       every switch port's queue discipline as {@link DisciplineSpec} reads it: pfabric,
- *                         droptail, ecn, pfabric-classes, strict[:N[:...]], sp-pifo[:N], aifo[:...] or pias[:N[:K]].
+ *                         droptail, ecn, pfabric-classes, strict[:N[:...]], sp-pifo[:N[:shared]], aifo[:...] or
+ *                         pias[:N[:K]].
  * @param pods             K for a fat-tree, 0 for a leaf-spine or a star.
  * @param classes          every port's traffic classes when the discipline is pfabric-classes (DSCP to class and
  *                         the classes' weights); the other disciplines ignore them.

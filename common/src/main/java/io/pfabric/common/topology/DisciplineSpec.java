@@ -12,7 +12,9 @@ import java.util.Locale;
  *     <li>{@code strict:N}, {@code strict:N:model}: N strict-priority queues, thresholds from the pFabric paper's
  *     §6.1 M/G/1 model for the run's workload and load; {@code strict:N:equal}: thresholds split equally over the
  *     workload's flow-size range; {@code strict:N:T1,T2,...}: the N - 1 thresholds given, in bytes, increasing;</li>
- *     <li>{@code sp-pifo[:N]}: SP-PIFO over N queues (default 8);</li>
+ *     <li>{@code sp-pifo[:N[:shared]]}: SP-PIFO over N queues (default 8), each holding an equal share of the buffer
+ *     of its own (SP-PIFO's queues of ten packets each, with 120,000 bytes over eight), or with {@code shared} all of
+ *     them taking from the whole buffer first come first served;</li>
  *     <li>{@code aifo[:k=K,w=W,s=S]}: AIFO's admission with headroom K in (0, 1), a window of W ranks sampled one
  *     arrival in S (defaults 0.1, 20, 15);</li>
  *     <li>{@code pias[:N[:K]]}: N strict-priority queues chosen by DSCP, ECN marking above K bytes per queue (defaults
@@ -29,6 +31,7 @@ import java.util.Locale;
  * @param windowRanks AIFO's W.
  * @param sampleEvery AIFO's S.
  * @param markingLength PIAS's per-queue ECN marking threshold, bytes.
+ * @param sharedBuffer  whether the queues of {@code sp-pifo} share the whole buffer rather than split it equally.
  */
 public record DisciplineSpec(
     String name,
@@ -38,7 +41,8 @@ public record DisciplineSpec(
     double headroom,
     int windowRanks,
     int sampleEvery,
-    long markingLength)
+    long markingLength,
+    boolean sharedBuffer)
 {
     /** Most queues of a strict-priority discipline: a commodity switch port has eight. */
     public static final int MAX_QUEUES = 8;
@@ -108,12 +112,11 @@ public record DisciplineSpec(
                 yield plain(name);
             }
             case "strict" -> strict(text, params);
-            case "sp-pifo" -> new DisciplineSpec(name, null == params ? MAX_QUEUES : queues(text, params),
-                null, new long[0], 0, 0, 0, 0);
+            case "sp-pifo" -> spPifo(text, params);
             case "aifo" -> aifo(text, params);
             case "pias" -> pias(text, params);
             default -> throw new IllegalArgumentException("'" + text + "' is not a queue discipline: use pfabric, " +
-                "droptail, ecn, strict[:N[:model|equal|T1,T2,...]], pfabric-classes, sp-pifo[:N], " +
+                "droptail, ecn, strict[:N[:model|equal|T1,T2,...]], pfabric-classes, sp-pifo[:N[:shared]], " +
                 "aifo[:k=K,w=W,s=S] or pias[:N[:K]]");
         };
     }
@@ -126,7 +129,7 @@ public record DisciplineSpec(
      */
     public static DisciplineSpec plain(final String name)
     {
-        return new DisciplineSpec(name, 0, null, new long[0], 0, 0, 0, 0);
+        return new DisciplineSpec(name, 0, null, new long[0], 0, 0, 0, 0, false);
     }
 
     /**
@@ -139,7 +142,7 @@ public record DisciplineSpec(
     public static DisciplineSpec strictWith(final long[] thresholds)
     {
         requireThresholds(thresholds.length + 1, thresholds, Arrays.toString(thresholds));
-        return new DisciplineSpec("strict", thresholds.length + 1, Thresholds.GIVEN, thresholds, 0, 0, 0, 0);
+        return new DisciplineSpec("strict", thresholds.length + 1, Thresholds.GIVEN, thresholds, 0, 0, 0, 0, false);
     }
 
     private static DisciplineSpec strict(final String text, final String params)
@@ -147,19 +150,19 @@ public record DisciplineSpec(
         if (null == params)
         {
             return new DisciplineSpec("strict", FIXED_THRESHOLDS.length + 1, Thresholds.GIVEN, FIXED_THRESHOLDS,
-                0, 0, 0, 0);
+                0, 0, 0, 0, false);
         }
         final int colon = params.indexOf(':');
         final int queues = queues(text, colon < 0 ? params : params.substring(0, colon));
         final String how = colon < 0 ? "model" : params.substring(colon + 1);
         if (1 == queues && ("model".equals(how) || "equal".equals(how)))
         {
-            return new DisciplineSpec("strict", 1, Thresholds.GIVEN, new long[0], 0, 0, 0, 0);
+            return new DisciplineSpec("strict", 1, Thresholds.GIVEN, new long[0], 0, 0, 0, 0, false);
         }
         if ("model".equals(how) || "equal".equals(how))
         {
             return new DisciplineSpec("strict", queues, "model".equals(how) ? Thresholds.MODEL : Thresholds.EQUAL,
-                new long[0], 0, 0, 0, 0);
+                new long[0], 0, 0, 0, 0, false);
         }
         final String[] fields = how.isEmpty() ? new String[0] : how.split(",", -1);
         final long[] thresholds = new long[fields.length];
@@ -181,7 +184,7 @@ public record DisciplineSpec(
                 " thresholds, got " + thresholds.length);
         }
         requireThresholds(queues, thresholds, text);
-        return new DisciplineSpec("strict", queues, Thresholds.GIVEN, thresholds, 0, 0, 0, 0);
+        return new DisciplineSpec("strict", queues, Thresholds.GIVEN, thresholds, 0, 0, 0, 0, false);
     }
 
     private static void requireThresholds(final int queues, final long[] thresholds, final String text)
@@ -218,6 +221,23 @@ public record DisciplineSpec(
                 ", not " + queues);
         }
         return queues;
+    }
+
+    private static DisciplineSpec spPifo(final String text, final String params)
+    {
+        if (null == params)
+        {
+            return new DisciplineSpec("sp-pifo", MAX_QUEUES, null, new long[0], 0, 0, 0, 0, false);
+        }
+        final int colon = params.indexOf(':');
+        final int queues = queues(text, colon < 0 ? params : params.substring(0, colon));
+        final String buffer = colon < 0 ? null : params.substring(colon + 1).trim();
+        if (null != buffer && !"shared".equals(buffer))
+        {
+            throw new IllegalArgumentException("'" + text + "': sp-pifo's queues split the buffer equally unless " +
+                "'shared' follows the number of queues, not '" + buffer + "'");
+        }
+        return new DisciplineSpec("sp-pifo", queues, null, new long[0], 0, 0, 0, 0, null != buffer);
     }
 
     private static DisciplineSpec aifo(final String text, final String params)
@@ -258,14 +278,15 @@ public record DisciplineSpec(
             throw new IllegalArgumentException("'" + text + "': aifo's window w and sampling period s must be at " +
                 "least 1");
         }
-        return new DisciplineSpec("aifo", 0, null, new long[0], headroom, window, sampleEvery, 0);
+        return new DisciplineSpec("aifo", 0, null, new long[0], headroom, window, sampleEvery, 0, false);
     }
 
     private static DisciplineSpec pias(final String text, final String params)
     {
         if (null == params)
         {
-            return new DisciplineSpec("pias", MAX_QUEUES, null, new long[0], 0, 0, 0, DEFAULT_PIAS_MARKING_LENGTH);
+            return new DisciplineSpec("pias", MAX_QUEUES, null, new long[0], 0, 0, 0, DEFAULT_PIAS_MARKING_LENGTH,
+                false);
         }
         final int colon = params.indexOf(':');
         final int queues = queues(text, colon < 0 ? params : params.substring(0, colon));
@@ -286,7 +307,7 @@ public record DisciplineSpec(
                     "of bytes, not '" + params.substring(colon + 1) + "'");
             }
         }
-        return new DisciplineSpec("pias", queues, null, new long[0], 0, 0, 0, marking);
+        return new DisciplineSpec("pias", queues, null, new long[0], 0, 0, 0, marking, false);
     }
 
     /**
@@ -335,7 +356,7 @@ public record DisciplineSpec(
         {
             case "strict" -> Thresholds.GIVEN == thresholds ? "strict:" + queueCount + (queueCount > 1 ? ":" : "") +
                 join(given) : "strict:" + queueCount + ":" + thresholds.name().toLowerCase(Locale.ROOT);
-            case "sp-pifo" -> "sp-pifo:" + queueCount;
+            case "sp-pifo" -> "sp-pifo:" + queueCount + (sharedBuffer ? ":shared" : "");
             case "aifo" -> "aifo:k=" + headroom + ",w=" + windowRanks + ",s=" + sampleEvery;
             case "pias" -> "pias:" + queueCount + ":" + markingLength;
             default -> name;

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,14 @@ class DisciplineSpecTest
     {
         assertEquals(8, DisciplineSpec.parse("sp-pifo").queueCount());
         assertEquals(4, DisciplineSpec.parse("sp-pifo:4").queueCount());
+        assertFalse(DisciplineSpec.parse("sp-pifo:8").sharedBuffer());
+        assertEquals("sp-pifo:8", DisciplineSpec.parse("sp-pifo").toString());
+        final DisciplineSpec shared = DisciplineSpec.parse("SP-PIFO:4:shared");
+        assertTrue(shared.sharedBuffer());
+        assertEquals(4, shared.queueCount());
+        assertEquals("sp-pifo:4:shared", shared.toString());
+        assertEquals(shared, DisciplineSpec.parse(shared.toString()));
+        assertNotEquals(shared, DisciplineSpec.parse("sp-pifo:4"));
         final DisciplineSpec aifo = DisciplineSpec.parse("aifo");
         assertEquals(0.1, aifo.headroom());
         assertEquals(20, aifo.windowRanks());
@@ -58,6 +67,8 @@ class DisciplineSpecTest
         assertRejected("strict:3:500", "3 queues need 2 thresholds, got 1");
         assertRejected("strict:3:500,x", "not 'x'");
         assertRejected("sp-pifo:12", "the number of queues must be 1 to 8");
+        assertRejected("sp-pifo:8:half", "split the buffer equally unless 'shared' follows the number of queues");
+        assertRejected("sp-pifo:shared", "the number of queues must be 1 to 8");
         assertRejected("aifo:k=0", "headroom k must be in (0, 1)");
         assertRejected("aifo:k=1.5", "headroom k must be in (0, 1)");
         assertRejected("aifo:q=3", "aifo takes k=K, w=W and s=S");

@@ -25,7 +25,10 @@ public enum DisciplineKind
     STRICT(StrictPriorityQueue.NAME, StrictPriorityQueue.DEFAULT_CAPACITY_LENGTH),
     /** {@link PfabricClassQueue} with {@link TrafficClasses#DEFAULT} unless given classes, on pFabric's buffer size. */
     PFABRIC_CLASSES(PfabricClassQueue.NAME, PfabricQueue.DEFAULT_CAPACITY_LENGTH),
-    /** {@link SpPifoQueue}, eight queues splitting the buffer equally unless given another number. */
+    /**
+     * {@link SpPifoQueue}, eight queues unless given another number, splitting the buffer equally, or sharing all of
+     * it with {@code sp-pifo:N:shared}.
+     */
     SP_PIFO(SpPifoQueue.NAME, SpPifoQueue.DEFAULT_CAPACITY_LENGTH),
     /** {@link AifoQueue} with AIFO's pFabric-experiment parameters unless given others. */
     AIFO(AifoQueue.NAME, AifoQueue.DEFAULT_CAPACITY_LENGTH),
@@ -140,7 +143,9 @@ public enum DisciplineKind
                     StrictPriorityQueue.reservedLengthFor(capacity, spec.queueCount()));
             }
             case PFABRIC_CLASSES -> new PfabricClassQueue(capacity, maxFrameLength, maxStoredLength, classes);
-            case SP_PIFO -> new SpPifoQueue(capacity, maxFrameLength, maxStoredLength, spec.queueCount());
+            case SP_PIFO -> spec.sharedBuffer() ?
+                new SpPifoQueue(capacity, maxFrameLength, maxStoredLength, spec.queueCount(), 0) :
+                new SpPifoQueue(capacity, maxFrameLength, maxStoredLength, spec.queueCount());
             case AIFO -> new AifoQueue(capacity, maxFrameLength, maxStoredLength, spec.headroom(),
                 spec.windowRanks(), spec.sampleEvery());
             case PIAS -> new PiasQueue(capacity, maxFrameLength, maxStoredLength, spec.queueCount(),

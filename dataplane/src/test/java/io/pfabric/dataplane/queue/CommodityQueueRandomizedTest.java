@@ -1,5 +1,7 @@
 package io.pfabric.dataplane.queue;
 
+import io.pfabric.common.topology.DisciplineSpec;
+import io.pfabric.common.topology.TrafficClasses;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -48,6 +50,12 @@ class CommodityQueueRandomizedTest
             new Case("sp-pifo:4, shared",
                 () -> new SpPifoQueue(30_000, MAX_FRAME_LENGTH, MAX_FRAME_LENGTH, 4, 0),
                 () -> ReferenceCommodityQueue.spPifo(30_000, 4, 0), 5_000),
+            new Case("sp-pifo:8 as named, 120 KB: eight queues of ten full frames",
+                () -> named("sp-pifo:8", 120_000),
+                () -> ReferenceCommodityQueue.spPifo(120_000, 8, 15_000), 1_000_000),
+            new Case("sp-pifo:8:shared as named, 120 KB shared",
+                () -> named("sp-pifo:8:shared", 120_000),
+                () -> ReferenceCommodityQueue.spPifo(120_000, 8, 0), 1_000_000),
             new Case("sp-pifo:1",
                 () -> new SpPifoQueue(20_000, MAX_FRAME_LENGTH, MAX_FRAME_LENGTH, 1),
                 () -> ReferenceCommodityQueue.spPifo(20_000, 1, 20_000), 1_000),
@@ -64,6 +72,12 @@ class CommodityQueueRandomizedTest
                 () -> new AifoQueue(12_000, MAX_FRAME_LENGTH, MAX_FRAME_LENGTH, 0.5, 7, 1),
                 () -> ReferenceCommodityQueue.aifo(12_000, 0.5, 7, 1), 50))
             .map(Arguments::of);
+    }
+
+    private static QueueDiscipline named(final String discipline, final long capacityLength)
+    {
+        return DisciplineKind.newQueue(DisciplineSpec.parse(discipline), capacityLength, MAX_FRAME_LENGTH,
+            MAX_FRAME_LENGTH, TrafficClasses.DEFAULT);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -89,6 +89,25 @@ class CommodityQueueScenarioTest
     }
 
     @Test
+    void spPifoQueuesAsNamedHoldTheirShareOrWithSharedTakeTheWholeBuffer()
+    {
+        final BandQueue split = (BandQueue)DisciplineKind.newQueue(DisciplineSpec.parse("sp-pifo:2"), 4_000, 1514,
+            1514, TrafficClasses.DEFAULT);
+        assertEquals(2_000, split.reservedLength());
+        final BandQueue shared = (BandQueue)DisciplineKind.newQueue(DisciplineSpec.parse("sp-pifo:2:shared"), 4_000,
+            1514, 1514, TrafficClasses.DEFAULT);
+        assertEquals(0, shared.reservedLength());
+        for (long id = 1; id <= 4; id++)
+        {
+            assertEquals(id <= 2, recorder.offer(split, id, 1_000, 50 + id, 1), "split, rank " + (50 + id));
+            assertTrue(recorder.offer(shared, id, 1_000, 50 + id, 1), "shared, rank " + (50 + id));
+        }
+        assertEquals(4_000, shared.bandLength(1), "the bottom queue took the whole buffer");
+        assertFalse(recorder.offer(shared, 5, 100, 1, 1), "nothing is left for the top queue");
+        assertTrue(recorder.offer(split, 6, 1_000, 1, 1), "the top queue's share is its own");
+    }
+
+    @Test
     void aifoAdmitsWithinItsHeadroomAndThenByTheQuantileOfTheRank()
     {
         final AifoQueue queue = new AifoQueue(10_000, 1514, 1514, 0.25, 4, 1);
