@@ -667,7 +667,6 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final SwitchPort port = ports[index];
         final QueueDiscipline queue = port.queue();
         final EgressPacer pacer = port.pacer();
-        final int previous = transmitting;
         transmitting = index;
         int sent = 0;
         while (releasedThisCycle[index] < BATCH_FRAMES && !queue.isEmpty() && port.io().canTransmit() &&
@@ -686,7 +685,6 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             sent++;
             releasedThisCycle[index]++;
         }
-        transmitting = previous;
         return sent;
     }
 }

@@ -116,8 +116,7 @@ public final class EgressPacer
      */
     public void onRelease(final long nowNs, final int frameLength)
     {
-        final long wireBits = 8L * (Math.max(frameLength, MIN_WIRE_FRAME_LENGTH) + WIRE_OVERHEAD_LENGTH);
-        advance(nowNs - (burstFrames - 1) * wireTimeNs(wireBits), wireBits);
+        onBackloggedRelease(nowNs, frameLength, nowNs);
     }
 
     private void advance(final long earliestStartNs, final long wireBits)

@@ -287,7 +287,8 @@ public final class Reproduction
                 final String doneLine = runIfNeeded(dir, point, progress);
                 spentNs.addAndGet(System.nanoTime() - pointStartNs);
                 final int remaining = left.decrementAndGet();
-                final double meanSec = spentNs.get() / 1e9 / (todo.size() - remaining);
+                final int finished = todo.size() - remaining;
+                final double meanSec = spentNs.get() / 1e9 / finished;
                 progress.printf(Locale.ROOT, "reproduce: %s; %,d points left, about %.1f minutes left%n",
                     null == doneLine ? point.id() + " done meanwhile" : doneLine, remaining,
                     remaining * meanSec / Math.min(jobs, Math.max(1, remaining)) / 60);
