@@ -6,6 +6,8 @@ import com.sun.jna.Pointer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.ref.Reference;
+
 /**
  * An AF_XDP port on queue 0 of one Linux interface: a UMEM of its own (frames for receiving and frames for
  * transmitting, in one anonymous mapping), an AF_XDP socket bound to the queue, and libxdp's redirect program on the
@@ -56,6 +58,11 @@ public final class XdpPort implements FramePort, PolledPort
     private static final long FRAME_MASK = ~(long)(FRAME_LENGTH - 1);
     private static final String THREAD_NAMESPACE = "/proc/thread-self/ns/net";
     private static final String REDIRECT_PROGRAM = "xsk_def_prog";
+    private static final int FILL = 0;
+    private static final int COMPLETION = 1;
+    private static final int RX = 2;
+    private static final int TX = 3;
+    private static final long RING_STRUCTS = 4;
 
     private final String interfaceName;
     private final String attachMode;
@@ -71,6 +78,11 @@ public final class XdpPort implements FramePort, PolledPort
     private final int namespaceFd;
     private final int maxFrameLength;
     private final UnsafeBuffer frames;
+    /**
+     * The four ring structures (fill, completion, receive, transmit) that libxdp fills in and keeps pointers to until
+     * the socket and UMEM are deleted, where it unmaps the rings through them: they live as long as the port.
+     */
+    private final Memory ringStructs;
     private final XskRing fill;
     private final XskRing completion;
     private final XskRing rx;
@@ -102,10 +114,7 @@ public final class XdpPort implements FramePort, PolledPort
         final int wakeFd,
         final int namespaceFd,
         final int maxFrameLength,
-        final Memory fillStruct,
-        final Memory completionStruct,
-        final Memory rxStruct,
-        final Memory txStruct)
+        final Memory ringStructs)
     {
         this.interfaceName = interfaceName;
         this.attachMode = attachMode;
@@ -121,10 +130,11 @@ public final class XdpPort implements FramePort, PolledPort
         this.namespaceFd = namespaceFd;
         this.maxFrameLength = maxFrameLength;
         this.frames = new UnsafeBuffer(Pointer.nativeValue(umemArea), (int)umemLength);
-        this.fill = ring(fillStruct, XskRing.ADDRESS_ENTRY_LENGTH, true);
-        this.completion = ring(completionStruct, XskRing.ADDRESS_ENTRY_LENGTH, false);
-        this.rx = ring(rxStruct, XskRing.DESCRIPTOR_ENTRY_LENGTH, false);
-        this.tx = ring(txStruct, XskRing.DESCRIPTOR_ENTRY_LENGTH, true);
+        this.ringStructs = ringStructs;
+        this.fill = ring(ringStruct(ringStructs, FILL), XskRing.ADDRESS_ENTRY_LENGTH, true);
+        this.completion = ring(ringStruct(ringStructs, COMPLETION), XskRing.ADDRESS_ENTRY_LENGTH, false);
+        this.rx = ring(ringStruct(ringStructs, RX), XskRing.DESCRIPTOR_ENTRY_LENGTH, false);
+        this.tx = ring(ringStruct(ringStructs, TX), XskRing.DESCRIPTOR_ENTRY_LENGTH, true);
         flagsRequest.clear();
         flagsRequest.setString(0, interfaceName, "US-ASCII");
         wakeValue.setLong(0, 1);
@@ -144,7 +154,7 @@ public final class XdpPort implements FramePort, PolledPort
         waitSet.add(this);
     }
 
-    private static XskRing ring(final Memory struct, final int entryLength, final boolean producerSide)
+    private static XskRing ring(final Pointer struct, final int entryLength, final boolean producerSide)
     {
         final int size = struct.getInt(LibXdp.RING_SIZE_OFFSET);
         final UnsafeBuffer producer = new UnsafeBuffer(Pointer.nativeValue(
@@ -209,10 +219,8 @@ public final class XdpPort implements FramePort, PolledPort
                 area = null;
                 throw PacketSocketException.fromErrno("mapping an AF_XDP UMEM", interfaceName, Native.getLastError());
             }
-            final Memory fillStruct = ringStruct();
-            final Memory completionStruct = ringStruct();
-            final Memory rxStruct = ringStruct();
-            final Memory txStruct = ringStruct();
+            final Memory ringStructs = new Memory(RING_STRUCTS * LibXdp.RING_STRUCT_LENGTH);
+            ringStructs.clear();
             final Memory socketOut = new Memory(8);
             socketOut.clear();
             final boolean staleDetached = detachStaleProgram(index);
@@ -222,8 +230,10 @@ public final class XdpPort implements FramePort, PolledPort
                 throw unavailable("attaching an XDP program", interfaceName, nativeRefusal);
             }
             final boolean nativeMode = LibC.EOPNOTSUPP != nativeRefusal;
-            umem = createUmem(area, umemLength, fillStruct, completionStruct, interfaceName);
-            final int socketError = createSocket(socketOut, interfaceName, umem, rxStruct, txStruct,
+            umem = createUmem(area, umemLength, ringStruct(ringStructs, FILL), ringStruct(ringStructs, COMPLETION),
+                interfaceName);
+            final int socketError = createSocket(socketOut, interfaceName, umem, ringStruct(ringStructs, RX),
+                ringStruct(ringStructs, TX),
                 nativeMode ? LibXdp.XDP_FLAGS_DRV_MODE : LibXdp.XDP_FLAGS_SKB_MODE);
             if (0 != socketError)
             {
@@ -263,7 +273,7 @@ public final class XdpPort implements FramePort, PolledPort
             }
             final String mode = (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy");
             return new XdpPort(interfaceName, mode, staleDetached, area, umemLength, umem, socket, controlFd,
-                promiscuousFd, wakeFd, namespaceFd, limit, fillStruct, completionStruct, rxStruct, txStruct);
+                promiscuousFd, wakeFd, namespaceFd, limit, ringStructs);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
@@ -326,11 +336,9 @@ public final class XdpPort implements FramePort, PolledPort
     }
 
     private static Pointer createUmem(
-        final Pointer area, final long umemLength, final Memory fillStruct, final Memory completionStruct,
+        final Pointer area, final long umemLength, final Pointer fillStruct, final Pointer completionStruct,
         final String interfaceName) throws PacketSocketException
     {
-        fillStruct.clear();
-        completionStruct.clear();
         final Memory umemConfig = new Memory(LibXdp.UMEM_CONFIG_LENGTH);
         umemConfig.clear();
         umemConfig.setInt(0, RECEIVE_FRAMES);
@@ -348,8 +356,8 @@ public final class XdpPort implements FramePort, PolledPort
     }
 
     private static int createSocket(
-        final Memory socketOut, final String interfaceName, final Pointer umem, final Memory rxStruct,
-        final Memory txStruct, final int xdpFlags)
+        final Memory socketOut, final String interfaceName, final Pointer umem, final Pointer rxStruct,
+        final Pointer txStruct, final int xdpFlags)
     {
         final Memory config = new Memory(LibXdp.SOCKET_CONFIG_LENGTH);
         config.clear();
@@ -360,11 +368,9 @@ public final class XdpPort implements FramePort, PolledPort
         return LibXdp.xsk_socket__create(socketOut, interfaceName, 0, umem, rxStruct, txStruct, config);
     }
 
-    private static Memory ringStruct()
+    private static Pointer ringStruct(final Memory ringStructs, final int ring)
     {
-        final Memory struct = new Memory(LibXdp.RING_STRUCT_LENGTH);
-        struct.clear();
-        return struct;
+        return ringStructs.share((long)ring * LibXdp.RING_STRUCT_LENGTH, LibXdp.RING_STRUCT_LENGTH);
     }
 
     private static String denied()
@@ -688,6 +694,7 @@ public final class XdpPort implements FramePort, PolledPort
             }
             finally
             {
+                Reference.reachabilityFence(ringStructs);
                 if (visiting)
                 {
                     LibC.setns(here, LibC.CLONE_NEWNET);

@@ -1,5 +1,7 @@
 package io.pfabric.common.packet;
 
+import com.sun.jna.Memory;
+import com.sun.jna.internal.Cleaner;
 import io.pfabric.common.os.Commands;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -117,6 +120,43 @@ class XdpPortTest
         assertEquals("native, copy", mode, "veth has native XDP and no zero copy");
         final String link = Commands.inNamespace(NAMESPACE, "ip", "link", "show", B);
         assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
+    }
+
+    /**
+     * libxdp keeps pointers to the ring structures the port hands it and unmaps the rings through them when the port
+     * closes; were they collected while the port is open, the rings would stay mapped, the socket alive and its queue
+     * taken. Memory of their size is freed by JNA's cleaner thread and allocated again, filled with ones, before the
+     * port closes.
+     */
+    @Test
+    void collectionsWhileThePortIsOpenLeaveItsQueueFreeAfterItCloses() throws Exception
+    {
+        final String mode = inNamespace(() ->
+        {
+            try (XdpPort b = XdpPort.open(B))
+            {
+                for (int round = 0; round < 5; round++)
+                {
+                    for (int i = 0; i < 10_000; i++)
+                    {
+                        new Memory(48).setMemory(0, 48, (byte)0xff);
+                    }
+                    final CountDownLatch cleaned = new CountDownLatch(1);
+                    Cleaner.getCleaner().register(new Object(), cleaned::countDown);
+                    Await.await(() ->
+                    {
+                        System.gc();
+                        return 0 == cleaned.getCount();
+                    }, TIMEOUT, () -> "JNA's cleaner ran");
+                }
+                b.flush();
+            }
+            try (XdpPort again = XdpPort.open(B))
+            {
+                return again.attachMode();
+            }
+        });
+        assertEquals("native, copy", mode);
     }
 
     @Test
