@@ -63,11 +63,7 @@ final class SlotHeap
         {
             final int movedSlot = slots[last];
             final long movedKey = keys[last];
-            if (0 == position)
-            {
-                siftUp(holeToLeaf(), movedSlot, movedKey);
-            }
-            else if (keys[(position - 1) >>> ARITY_SHIFT] > movedKey)
+            if (position > 0 && keys[(position - 1) >>> ARITY_SHIFT] > movedKey)
             {
                 siftUp(position, movedSlot, movedKey);
             }
@@ -106,51 +102,6 @@ final class SlotHeap
         keys[hole] = key;
         slots[hole] = slot;
         positions[slot] = hole;
-    }
-
-    /**
-     * Move the hole left by the top down to a leaf, always filling it from its smallest child (picked without
-     * branches when all four are there), and return where it ends: the entry that fills it from the end of the array
-     * usually belongs near the bottom, so sifting it up from there compares less than sifting it down from the top.
-     */
-    private int holeToLeaf()
-    {
-        final int size = this.size;
-        final long[] keys = this.keys;
-        int hole = 0;
-        int first;
-        while ((first = (hole << ARITY_SHIFT) + 1) < size)
-        {
-            final int child;
-            if (first + 3 < size)
-            {
-                final long k0 = keys[first];
-                final long k1 = keys[first + 1];
-                final long k2 = keys[first + 2];
-                final long k3 = keys[first + 3];
-                final int c01 = k1 < k0 ? first + 1 : first;
-                final int c23 = k3 < k2 ? first + 3 : first + 2;
-                child = Math.min(k2, k3) < Math.min(k0, k1) ? c23 : c01;
-            }
-            else
-            {
-                int best = first;
-                for (int i = first + 1; i < size; i++)
-                {
-                    if (keys[i] < keys[best])
-                    {
-                        best = i;
-                    }
-                }
-                child = best;
-            }
-            final int childSlot = slots[child];
-            keys[hole] = keys[child];
-            slots[hole] = childSlot;
-            positions[childSlot] = hole;
-            hole = child;
-        }
-        return hole;
     }
 
     private void siftDown(final int position, final int slot, final long key)
