@@ -2,7 +2,9 @@ package io.pfabric.dataplane.queue;
 
 /**
  * Two indexed 4-ary heaps over the same frames, one most urgent first and one least urgent first: O(log n) for every
- * insertion and removal, whatever the order of arrivals.
+ * insertion and removal, whatever the order of arrivals. A frame more urgent than every other is kept beside the
+ * most-urgent heap rather than in it, until a still more urgent one arrives: the arrival that is sent next, pFabric's
+ * common case, then costs that heap nothing, neither a sift to its top nor one back down when it leaves.
  */
 final class HeapUrgencyIndex extends UrgencyIndex
 {
