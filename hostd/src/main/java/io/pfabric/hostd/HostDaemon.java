@@ -601,7 +601,12 @@ public final class HostDaemon implements AutoCloseable
 
     /**
      * Measure the base RTT to another host as the pFabric paper defines it, the completion time of a one-segment
-     * flow (a full packet out, its ACK back) on the idle fabric: the smallest of {@link #oneSegmentRttsNs}.
+     * flow (a full packet out, its ACK back) on the idle fabric: the smallest of the one-segment flows of
+     * {@link #oneSegmentRttsNs}, but with the 1 MiB flow that compiles both hosts' data paths sent first, so that
+     * the round trip measured is that of the code the flows will run. Measured before it, with the paths partly
+     * interpreted and the other host's JVM still starting, a lone 1 Gb/s flow's base RTT came out anywhere from 91 to
+     * 445 µs from one start to the next; the window it implies then overran the switch's buffer in a quarter of the
+     * runs. After it, 73-109 µs in six starts (hostd's README).
      *
      * @param destination  the other host's name.
      * @param samples      flows measured, at least 1.
@@ -613,7 +618,7 @@ public final class HostDaemon implements AutoCloseable
         throws IOException
     {
         long best = Long.MAX_VALUE;
-        for (final long rttNs : oneSegmentRttsNs(destination, samples, patienceNs))
+        for (final long rttNs : oneSegmentRttsNs(destination, samples, patienceNs, true))
         {
             best = Math.min(best, rttNs);
         }
@@ -635,11 +640,22 @@ public final class HostDaemon implements AutoCloseable
     public long[] oneSegmentRttsNs(final String destination, final int samples, final long patienceNs)
         throws IOException
     {
+        return oneSegmentRttsNs(destination, samples, patienceNs, false);
+    }
+
+    private long[] oneSegmentRttsNs(
+        final String destination, final int samples, final long patienceNs, final boolean bulkFirst)
+        throws IOException
+    {
         final int segmentLength = maxSegmentLength;
         if (Long.MAX_VALUE == timeOneSegment(destination, segmentLength, patienceNs))
         {
             throw new IOException("no reply from " + destination + ": cannot measure the base RTT (is its hostd " +
                 "running?)");
+        }
+        if (bulkFirst)
+        {
+            warmUpBulk(destination, patienceNs);
         }
         for (int i = 0; i < WARM_UP_FLOWS; i++)
         {
@@ -659,7 +675,10 @@ public final class HostDaemon implements AutoCloseable
         {
             throw new IOException("no reply from " + destination + " to " + samples + " measured flows");
         }
-        warmUpBulk(destination, patienceNs);
+        if (!bulkFirst)
+        {
+            warmUpBulk(destination, patienceNs);
+        }
         return Arrays.copyOf(rttsNs, answered);
     }
 
@@ -717,10 +736,11 @@ public final class HostDaemon implements AutoCloseable
     }
 
     /**
-     * One flow of 1 MiB, marked as a measurement, after the measured ones: it has both hosts' bulk data paths compiled
-     * before the first real flow, which otherwise ran partly interpreted and, at 1 Gb/s, timed out 4-21 times in its
-     * first milliseconds (hostd's README, "A lone flow"). It comes after the measurement so that the base RTT keeps
-     * what it measured before.
+     * One flow of 1 MiB, marked as a measurement: it has both hosts' bulk data paths compiled before the first real
+     * flow, which otherwise ran partly interpreted and, at 1 Gb/s, timed out 4-21 times in its first milliseconds
+     * (hostd's README, "A lone flow"). {@link #measureBaseRttNs} sends it before the one-segment flows it measures;
+     * {@link #oneSegmentRttsNs}, which the experiments and the transport benchmark time every path with and whose
+     * recorded figures were taken so, after them.
      */
     private void warmUpBulk(final String destination, final long patienceNs) throws IOException
     {

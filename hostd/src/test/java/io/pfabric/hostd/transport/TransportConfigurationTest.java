@@ -43,6 +43,17 @@ class TransportConfigurationTest
     }
 
     @Test
+    void onAnEmulatedFabricTheTimeoutIsNeverShorterThanASchedulerSlice()
+    {
+        final TransportConfiguration derived =
+            TransportConfiguration.forEmulatedFabric(1_000_000_000L, 90_000, 36_000);
+        assertEquals(1_500_000, derived.timeoutNs(),
+            "90 us and 1.25 x 288 us of drain at 1 Gb/s are 450 us, less than a thread may wait for its core");
+        assertEquals(270_000, TransportConfiguration.forFabric(1_000_000_000L, 90_000, 36_000).timeoutNs(),
+            "the paper's own rule is untouched");
+    }
+
+    @Test
     void onAnEmulatedFabricWithALongBaseRttTheTimeoutStaysThreeOfThem()
     {
         assertEquals(15_000_000, TransportConfiguration.forEmulatedFabric(1_000_000_000L, 5_000_000, 36_000)
