@@ -107,17 +107,7 @@ public final class NetnsFabric implements AutoCloseable
         for (final HostSpec host : topology.hosts())
         {
             addNamespace(host.name());
-            final String switchNamespace = namespace(host.switchName());
-            final String hostNamespace = namespace(host.name());
-            final String interfaceName = topology.switchNamed(host.switchName()).port(host.portName()).interfaceName();
-            run("ip", "-n", switchNamespace, "link", "add", interfaceName, "type", "veth", "peer", "name", "eth0",
-                "netns", hostNamespace);
-            run("ip", "-n", hostNamespace, "link", "set", "eth0", "address", host.macText());
-            run("ip", "-n", hostNamespace, "addr", "add", host.ipText() + "/8", "dev", "eth0");
-            run("ip", "netns", "exec", hostNamespace, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off",
-                "tso", "off", "gso", "off", "gro", "off");
-            run("ip", "-n", hostNamespace, "link", "set", "eth0", "up");
-            switchSide(switchNamespace, interfaceName);
+            attach(host);
         }
         for (final LinkSpec link : topology.links())
         {
@@ -130,6 +120,51 @@ public final class NetnsFabric implements AutoCloseable
             switchSide(aNamespace, a.interfaceName());
             switchSide(bNamespace, b.interfaceName());
         }
+    }
+
+    private void attach(final HostSpec host) throws IOException
+    {
+        final String switchNamespace = namespace(host.switchName());
+        final String hostNamespace = namespace(host.name());
+        final String interfaceName = switchInterface(host);
+        run("ip", "-n", switchNamespace, "link", "add", interfaceName, "type", "veth", "peer", "name", "eth0",
+            "netns", hostNamespace);
+        run("ip", "-n", hostNamespace, "link", "set", "eth0", "address", host.macText());
+        run("ip", "-n", hostNamespace, "addr", "add", host.ipText() + "/8", "dev", "eth0");
+        run("ip", "netns", "exec", hostNamespace, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off",
+            "tso", "off", "gso", "off", "gro", "off");
+        run("ip", "-n", hostNamespace, "link", "set", "eth0", "up");
+        switchSide(switchNamespace, interfaceName);
+    }
+
+    private String switchInterface(final HostSpec host)
+    {
+        return topology.switchNamed(host.switchName()).port(host.portName()).interfaceName();
+    }
+
+    /**
+     * Delete a host's link: the veth pair between its {@code eth0} and its switch's interface, as a cable pulled out
+     * and the switch's NIC taken away with it ({@code ip link del}).
+     *
+     * @param hostName the host.
+     * @throws IOException if the link cannot be deleted.
+     */
+    public void deleteHostLink(final String hostName) throws IOException
+    {
+        final HostSpec host = topology.host(hostName);
+        run("ip", "-n", namespace(host.switchName()), "link", "del", switchInterface(host));
+    }
+
+    /**
+     * Create a host's link again after {@link #deleteHostLink(String)}, as it was built: a new veth pair (new
+     * interface indexes) of the same names, addresses and settings, both ends up.
+     *
+     * @param hostName the host.
+     * @throws IOException if the link cannot be created.
+     */
+    public void createHostLink(final String hostName) throws IOException
+    {
+        attach(topology.host(hostName));
     }
 
     private void addNamespace(final String name) throws IOException
