@@ -111,15 +111,44 @@ public final class NetnsFabric implements AutoCloseable
         }
         for (final LinkSpec link : topology.links())
         {
-            final PortSpec a = topology.switchNamed(link.a().switchName()).port(link.a().portName());
-            final PortSpec b = topology.switchNamed(link.b().switchName()).port(link.b().portName());
-            final String aNamespace = namespace(link.a().switchName());
-            final String bNamespace = namespace(link.b().switchName());
-            run("ip", "-n", aNamespace, "link", "add", a.interfaceName(), "type", "veth", "peer", "name",
-                b.interfaceName(), "netns", bNamespace);
-            switchSide(aNamespace, a.interfaceName());
-            switchSide(bNamespace, b.interfaceName());
+            attach(link);
         }
+    }
+
+    private void attach(final LinkSpec link) throws IOException
+    {
+        final PortSpec a = topology.switchNamed(link.a().switchName()).port(link.a().portName());
+        final PortSpec b = topology.switchNamed(link.b().switchName()).port(link.b().portName());
+        final String aNamespace = namespace(link.a().switchName());
+        final String bNamespace = namespace(link.b().switchName());
+        run("ip", "-n", aNamespace, "link", "add", a.interfaceName(), "type", "veth", "peer", "name",
+            b.interfaceName(), "netns", bNamespace);
+        switchSide(aNamespace, a.interfaceName());
+        switchSide(bNamespace, b.interfaceName());
+    }
+
+    /**
+     * Delete a link between two switches: the veth pair, both switches' interfaces at once ({@code ip link del}).
+     *
+     * @param link of the topology.
+     * @throws IOException if it cannot be deleted.
+     */
+    public void deleteLink(final LinkSpec link) throws IOException
+    {
+        run("ip", "-n", namespace(link.a().switchName()), "link", "del",
+            topology.switchNamed(link.a().switchName()).port(link.a().portName()).interfaceName());
+    }
+
+    /**
+     * Create a link between two switches again after {@link #deleteLink(LinkSpec)}, as it was built: a new veth pair
+     * of the same names and settings, both ends up.
+     *
+     * @param link of the topology.
+     * @throws IOException if it cannot be created.
+     */
+    public void createLink(final LinkSpec link) throws IOException
+    {
+        attach(link);
     }
 
     private void attach(final HostSpec host) throws IOException
