@@ -253,7 +253,8 @@ public final class SwitchdCommand implements Callable<Integer>
         }
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            final AgentRunner runner = new AgentRunner(new ForwarderIdleStrategy(daemon.forwarder()),
+            final ForwarderIdleStrategy idle = new ForwarderIdleStrategy(daemon.forwarder());
+            final AgentRunner runner = new AgentRunner(idle,
                 error -> err.println("pfabric switchd: forwarder error: " + error), null, daemon.forwarder());
             AgentRunner.startOnThread(runner);
             if (!daemon.forwarder().awaitServing(SERVING_PATIENCE_SECONDS, TimeUnit.SECONDS))
@@ -261,6 +262,7 @@ public final class SwitchdCommand implements Callable<Integer>
                 err.printf(Locale.ROOT, "pfabric switchd %s: the forwarder did not run within %d s%n", daemon.name(),
                     SERVING_PATIENCE_SECONDS);
                 runner.close();
+                idle.close();
                 if (null != counters)
                 {
                     counters.close();
@@ -292,6 +294,7 @@ public final class SwitchdCommand implements Callable<Integer>
                 admin.close();
             }
             runner.close();
+            idle.close();
             for (int i = 0; i < daemon.portCount(); i++)
             {
                 final SwitchPort port = daemon.port(i);

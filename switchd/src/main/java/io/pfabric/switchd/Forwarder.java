@@ -2,6 +2,9 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.DataPathScheduling;
+import io.pfabric.common.packet.InterfaceWatch;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.XdpPort;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.status.CounterSet;
@@ -23,8 +26,10 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The switch's data path, run to completion on one thread: each port's receive ring → parse → forwarding lookup →
@@ -59,6 +64,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      * How often the forwarder asks the kernel whether each port's link is up.
      */
     public static final long LINK_CHECK_INTERVAL_NS = 10_000_000L;
+
+    /**
+     * How long the forwarder waits after failing to open a port again on a new interface before it tries again.
+     */
+    public static final long REOPEN_RETRY_INTERVAL_NS = 1_000_000_000L;
     private static final long MULTICAST_BIT = 0x0100_0000_0000L;
 
     /**
@@ -85,6 +95,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final ArpFlyweight arp = new ArpFlyweight();
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
+    private final FrameHandler discard = (buffer, offset, length) -> { };
     private final long[] malformedByReason = new long[ParseReason.COUNT];
     private final long[] backlogStartNs;
     private final int[] releasedThisCycle;
@@ -104,6 +115,8 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private boolean serving;
     private int lastDutyCycleWork;
     private volatile Runnable waker;
+    private volatile Consumer<String> notices = line -> System.err.println("pfabric switchd: " + line);
+    private int portsVersion;
     private volatile String realtimeRefusal = "not started";
     private final CountDownLatch firstDutyCycle = new CountDownLatch(1);
 
@@ -255,7 +268,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         if (linkCheckDeadlineNs - nowNs < 0)
         {
             linkCheckDeadlineNs = nowNs + LINK_CHECK_INTERVAL_NS;
-            checkLinks();
+            checkLinks(nowNs);
         }
         if (!statisticsStarted || statisticsDeadlineNs - nowNs < 0)
         {
@@ -325,6 +338,28 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
+     * Where the forwarder says, in one line each, that a port's interface went and that the port was opened again
+     * (standard error unless told otherwise).
+     *
+     * @param sink given each line, on the forwarder's thread.
+     */
+    public void noticesTo(final Consumer<String> sink)
+    {
+        notices = sink;
+    }
+
+    /**
+     * How many times a port's I/O was replaced (its interface went, or it was opened again): an idle strategy that
+     * waits in the ports' sockets builds its wait again when this changes. Owner thread only.
+     *
+     * @return the count since start.
+     */
+    int portsVersion()
+    {
+        return portsVersion;
+    }
+
+    /**
      * The forwarder's ports, in the table's order.
      *
      * @return a copy of the array.
@@ -336,19 +371,109 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
 
     /**
      * Ask the kernel whether each port's link is up and count the changes; {@link #forward} sprays around a port whose
-     * link is down. Every {@link #LINK_CHECK_INTERVAL_NS} from {@link #doWork()}; owner thread only.
+     * link is down. A port on an interface whose interface was deleted (none of its name now, or one with another
+     * index) is closed, the frames it held are dropped and so are frames for it until, once an interface of the name is
+     * up again, the port is opened again on it in its namespace (for AF_XDP, the redirect program attached again),
+     * each said in one line; a failed attempt is tried again after {@link #REOPEN_RETRY_INTERVAL_NS}. Opening a port
+     * takes the forwarder's thread for as long as it takes (tens of milliseconds).
+     * Every {@link #LINK_CHECK_INTERVAL_NS} from {@link #doWork()}; owner thread only.
      */
     public void checkLinks()
     {
+        checkLinks(clock.nanoTime());
+    }
+
+    private void checkLinks(final long nowNs)
+    {
         for (final SwitchPort port : ports)
         {
+            final InterfaceWatch watch = port.watch();
+            if (null != watch)
+            {
+                if (!port.interfaceGone() && watch.index() != port.io().interfaceIndex())
+                {
+                    loseInterface(port, nowNs);
+                }
+                if (port.interfaceGone() && !reopen(port, nowNs))
+                {
+                    continue;
+                }
+            }
             final boolean up = port.io().linkUp();
             if (up != port.linkUp())
             {
-                port.linkUp(up);
                 port.counters().add(up ? PortCounter.LINK_UPS : PortCounter.LINK_DOWNS, 1);
+                port.linkUp(up);
             }
         }
+    }
+
+    private void loseInterface(final SwitchPort port, final long nowNs)
+    {
+        final FramePort lost = port.io();
+        updateStatistics(port);
+        lost.close();
+        port.io(new GonePort(lost.interfaceName()));
+        port.interfaceGone(true);
+        port.reopenAttempted(nowNs, false);
+        final QueueDiscipline queue = port.queue();
+        long dropped = 0;
+        while (!queue.isEmpty())
+        {
+            queue.dequeue(discard);
+            dropped++;
+        }
+        port.counters().add(PortCounter.DROPPED_INTERFACE_GONE, dropped);
+        port.counters().add(PortCounter.INTERFACE_LOSSES, 1);
+        if (port.linkUp())
+        {
+            port.counters().add(PortCounter.LINK_DOWNS, 1);
+            port.linkUp(false);
+        }
+        portsVersion++;
+        notices.accept("port " + port.name() + ": interface " + lost.interfaceName() + " is gone; the port is " +
+            "closed until an interface of that name is up again");
+    }
+
+    /**
+     * Open a port whose interface went again, if an interface of its name is up and no failed attempt is too recent.
+     *
+     * @return true if the port is open again.
+     */
+    private boolean reopen(final SwitchPort port, final long nowNs)
+    {
+        final InterfaceWatch watch = port.watch();
+        if (port.reopenDeadlineNs() - nowNs > 0 || !watch.up())
+        {
+            return false;
+        }
+        final FramePort io;
+        final long openStartNs = clock.nanoTime();
+        try
+        {
+            io = watch.open(port.opener());
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            final boolean said = port.reopenFailureSaid();
+            port.reopenAttempted(nowNs + REOPEN_RETRY_INTERVAL_NS, true);
+            if (!said)
+            {
+                notices.accept("port " + port.name() + ": cannot open it again on the new " + watch.interfaceName() +
+                    " (" + ex.getMessage() + "); trying again every second");
+            }
+            return false;
+        }
+        io.claim();
+        final long openNs = clock.nanoTime() - openStartNs;
+        port.io(io);
+        port.interfaceGone(false);
+        port.counters().add(PortCounter.REOPENS, 1);
+        portsVersion++;
+        notices.accept("port " + port.name() + ": opened again on the new " + io.interfaceName() + " (index " +
+            io.interfaceIndex() + (io instanceof XdpPort xdp ? ", AF_XDP, " + xdp.attachMode() : ", AF_PACKET") +
+            ") in " + String.format(Locale.ROOT, "%.1f", openNs / 1e6) + " ms");
+        return true;
     }
 
     /**
@@ -359,14 +484,19 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         for (final SwitchPort port : ports)
         {
-            final long ringFullBefore = port.io().kernelDrops();
-            port.io().updateKernelStatistics();
-            port.counters().add(PortCounter.DROPPED_RING_FULL, port.io().kernelDrops() - ringFullBefore);
-            port.counters().add(PortCounter.DROPPED_OVERSIZE,
-                port.io().oversizeDrops() - port.counters().get(PortCounter.DROPPED_OVERSIZE));
-            port.counters().add(PortCounter.TRANSMIT_RETRIES,
-                port.io().transmitRetries() - port.counters().get(PortCounter.TRANSMIT_RETRIES));
+            updateStatistics(port);
         }
+    }
+
+    private static void updateStatistics(final SwitchPort port)
+    {
+        final long ringFullBefore = port.io().kernelDrops();
+        port.io().updateKernelStatistics();
+        port.counters().add(PortCounter.DROPPED_RING_FULL, port.io().kernelDrops() - ringFullBefore);
+        port.counters().add(PortCounter.DROPPED_OVERSIZE,
+            port.oversizeDrops() - port.counters().get(PortCounter.DROPPED_OVERSIZE));
+        port.counters().add(PortCounter.TRANSMIT_RETRIES,
+            port.transmitRetries() - port.counters().get(PortCounter.TRANSMIT_RETRIES));
     }
 
     /**
@@ -531,6 +661,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final long priority,
         final long flowId)
     {
+        if (ports[index].interfaceGone())
+        {
+            ports[index].counters().add(PortCounter.DROPPED_INTERFACE_GONE, 1);
+            return;
+        }
         final QueueDiscipline queue = ports[index].queue();
         if (!queue.isEmpty() && null != ports[index].pacer())
         {

@@ -3,13 +3,13 @@ package io.pfabric.switchd;
 import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketPortSet;
+import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.PortSetWaker;
 import io.pfabric.common.packet.XdpPort;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,8 +30,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * A port that is not a packet socket (VXLAN) cannot be waited on here: with such a port the thread parks instead, from
  * 1 µs doubling to {@link #MAX_PARK_NS} while nothing happens, never past the next deadline.
+ * <p>
+ * A port whose interface is gone has no socket and is left out of the wait, which the next link check ends anyway; the
+ * wait is built again whenever a forwarder replaces a port's I/O ({@link Forwarder#checkLinks()}). Offers wake the wait
+ * through an eventfd of the strategy's own, which no port's closing can take away; {@link #close()} closes it.
  */
-public final class ForwarderIdleStrategy implements IdleStrategy
+public final class ForwarderIdleStrategy implements IdleStrategy, AutoCloseable
 {
     /**
      * The last part of every wait, spun rather than slept: longer than a sleeping thread takes to be woken on almost
@@ -47,13 +51,16 @@ public final class ForwarderIdleStrategy implements IdleStrategy
     private static final long MIN_PARK_NS = 1_000;
 
     private final Forwarder[] forwarders;
-    private final PacketPortSet ports;
+    private final PortSetWaker waker;
     private final NanoClock clock;
+    private PacketPortSet ports;
+    private int portsVersion;
     private long parkNs = MIN_PARK_NS;
 
     /**
      * An idle strategy for forwarders that run on one thread, such as a {@code CompositeAgent} of them. Their ports'
-     * sockets must stay open while it is used; an offer to any of the forwarders ends a wait in progress.
+     * sockets must stay open while it is used, but for those a forwarder replaces itself; an offer to any of the
+     * forwarders ends a wait in progress.
      *
      * @param forwarders the forwarders the thread runs.
      */
@@ -72,8 +79,8 @@ public final class ForwarderIdleStrategy implements IdleStrategy
     {
         this.forwarders = forwarders.clone();
         this.clock = clock;
-        final List<FramePort> packetPorts = new ArrayList<>();
         boolean allPacketPorts = true;
+        int packetPorts = 0;
         for (final Forwarder forwarder : forwarders)
         {
             for (final SwitchPort port : forwarder.ports())
@@ -81,40 +88,77 @@ public final class ForwarderIdleStrategy implements IdleStrategy
                 final FramePort io = port.io();
                 if (io instanceof PacketPort || io instanceof XdpPort)
                 {
-                    packetPorts.add(io);
+                    packetPorts++;
                 }
-                else
+                else if (!(io instanceof GonePort))
                 {
                     allPacketPorts = false;
                 }
             }
         }
-        if (allPacketPorts && !packetPorts.isEmpty())
+        if (allPacketPorts && packetPorts > 0)
         {
-            ports = new PacketPortSet(packetPorts.size());
-            for (final FramePort io : packetPorts)
+            try
             {
-                if (io instanceof PacketPort packetPort)
-                {
-                    ports.add(packetPort);
-                }
-                else
-                {
-                    ports.add((XdpPort)io);
-                }
+                waker = new PortSetWaker();
             }
-            final FramePort first = packetPorts.get(0);
-            final Runnable wakeup = first instanceof PacketPort packetPort ? packetPort::wakeup :
-                ((XdpPort)first)::wakeup;
+            catch (final PacketSocketException ex)
+            {
+                throw new IllegalStateException(ex.getMessage(), ex);
+            }
+            portsVersion = portsVersion();
+            ports = waitSet();
             for (final Forwarder forwarder : forwarders)
             {
-                forwarder.wakeOnOffer(wakeup);
+                forwarder.wakeOnOffer(waker::wakeup);
             }
         }
         else
         {
-            ports = null;
+            waker = null;
         }
+    }
+
+    private int portsVersion()
+    {
+        int version = 0;
+        for (final Forwarder forwarder : forwarders)
+        {
+            version += forwarder.portsVersion();
+        }
+        return version;
+    }
+
+    private PacketPortSet waitSet()
+    {
+        int count = 0;
+        for (final Forwarder forwarder : forwarders)
+        {
+            for (final SwitchPort port : forwarder.ports())
+            {
+                if (port.io() instanceof PacketPort || port.io() instanceof XdpPort)
+                {
+                    count++;
+                }
+            }
+        }
+        final PacketPortSet set = new PacketPortSet(count + 1);
+        set.add(waker);
+        for (final Forwarder forwarder : forwarders)
+        {
+            for (final SwitchPort port : forwarder.ports())
+            {
+                if (port.io() instanceof PacketPort packetPort)
+                {
+                    set.add(packetPort);
+                }
+                else if (port.io() instanceof XdpPort xdpPort)
+                {
+                    set.add(xdpPort);
+                }
+            }
+        }
+        return set;
     }
 
     /**
@@ -124,7 +168,7 @@ public final class ForwarderIdleStrategy implements IdleStrategy
      */
     public boolean waitsInPorts()
     {
-        return null != ports;
+        return null != waker;
     }
 
     /**
@@ -151,8 +195,14 @@ public final class ForwarderIdleStrategy implements IdleStrategy
             Thread.onSpinWait();
             return;
         }
-        if (null != ports)
+        if (null != waker)
         {
+            final int version = portsVersion();
+            if (version != portsVersion)
+            {
+                portsVersion = version;
+                ports = waitSet();
+            }
             ports.await(waitNs - SPIN_NS);
             return;
         }
@@ -182,5 +232,17 @@ public final class ForwarderIdleStrategy implements IdleStrategy
     public String alias()
     {
         return "forwarder";
+    }
+
+    /**
+     * Close the eventfd that offers wake the wait with, once the forwarders' thread has stopped and no offer will
+     * come.
+     */
+    public void close()
+    {
+        if (null != waker)
+        {
+            waker.close();
+        }
     }
 }

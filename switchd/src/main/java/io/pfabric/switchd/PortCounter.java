@@ -32,5 +32,11 @@ public enum PortCounter
     /** Times the port's link came back up. */
     LINK_UPS,
     /** Frames sent to another equal-cost port because the one chosen for them had its link down. */
-    REROUTED_AROUND_DOWN_LINK
+    REROUTED_AROUND_DOWN_LINK,
+    /** Times the port's interface was deleted (or replaced by another of the same name) and the port closed. */
+    INTERFACE_LOSSES,
+    /** Times the port was opened again, on a new interface of its interface's name, after losing its interface. */
+    REOPENS,
+    /** Frames for the port dropped while its interface was gone: those it held when it went, and those after. */
+    DROPPED_INTERFACE_GONE
 }

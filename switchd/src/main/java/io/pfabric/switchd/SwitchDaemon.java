@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.InterfaceWatch;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
@@ -124,6 +125,7 @@ public final class SwitchDaemon implements AutoCloseable
         this.name = name;
         this.ports = ports;
         this.forwarder = forwarder;
+        forwarder.noticesTo(line -> System.err.println("pfabric switchd " + name + ": " + line));
     }
 
     /**
@@ -152,13 +154,20 @@ public final class SwitchDaemon implements AutoCloseable
         {
             for (final PortSpec port : portSpecs)
             {
-                final FramePort io = port.isUdp() ?
-                    VxlanPort.open(
+                if (port.isUdp())
+                {
+                    final FramePort io = VxlanPort.open(
                         new InetSocketAddress(port.udp().localHost(), port.udp().localPort()),
                         new InetSocketAddress(port.udp().remoteHost(), port.udp().remotePort()),
-                        port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, overrides.udpTransport()) :
-                    openInterface(port.interfaceName(), null != overrides.io() ? overrides.io() : port.io());
-                opened.add(new SwitchPort(port.name(), io, queue(port, overrides), pacer(port, overrides)));
+                        port.udp().vni(), QueueDiscipline.DEFAULT_MAX_FRAME_LENGTH, overrides.udpTransport());
+                    opened.add(new SwitchPort(port.name(), io, queue(port, overrides), pacer(port, overrides)));
+                }
+                else
+                {
+                    opened.add(interfacePort(port.name(), port.interfaceName(),
+                        null != overrides.io() ? overrides.io() : port.io(), queue(port, overrides),
+                        pacer(port, overrides)));
+                }
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
             final Forwarder forwarder = new Forwarder(
@@ -167,10 +176,7 @@ public final class SwitchDaemon implements AutoCloseable
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
-            for (final SwitchPort port : opened)
-            {
-                port.io().close();
-            }
+            opened.forEach(SwitchDaemon::close);
             throw ex;
         }
     }
@@ -203,9 +209,8 @@ public final class SwitchDaemon implements AutoCloseable
                     interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
                     null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
                     (int)Math.max(overrides.bufferLength(), 0));
-                opened.add(new SwitchPort(interfaceName,
-                    openInterface(interfaceName, null != overrides.io() ? overrides.io() : PortIo.PACKET),
-                    queue(port, overrides),
+                opened.add(interfacePort(interfaceName, interfaceName,
+                    null != overrides.io() ? overrides.io() : PortIo.PACKET, queue(port, overrides),
                     pacer(port, Overrides.NONE)));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
@@ -213,17 +218,45 @@ public final class SwitchDaemon implements AutoCloseable
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
-            for (final SwitchPort port : opened)
-            {
-                port.io().close();
-            }
+            opened.forEach(SwitchDaemon::close);
             throw ex;
         }
     }
 
-    private static FramePort openInterface(final String interfaceName, final PortIo io) throws PacketSocketException
+    /**
+     * A port on an interface of the calling thread's namespace, which the forwarder opens again in that namespace, with
+     * the same I/O, when the interface is deleted and one of the same name is up again.
+     */
+    private static SwitchPort interfacePort(
+        final String name,
+        final String interfaceName,
+        final PortIo io,
+        final QueueDiscipline queue,
+        final EgressPacer pacer)
+        throws PacketSocketException
     {
-        return PortIo.XDP == io ? XdpPort.open(interfaceName) : PacketPort.open(interfaceName);
+        final InterfaceWatch.Opener<FramePort> opener = PortIo.XDP == io ? XdpPort::open : PacketPort::open;
+        final FramePort frames = opener.open(interfaceName);
+        final InterfaceWatch watch;
+        try
+        {
+            watch = InterfaceWatch.inCurrentNamespace(interfaceName);
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            frames.close();
+            throw ex;
+        }
+        return new SwitchPort(name, frames, queue, pacer, watch, opener);
+    }
+
+    private static void close(final SwitchPort port)
+    {
+        port.io().close();
+        if (null != port.watch())
+        {
+            port.watch().close();
+        }
     }
 
     private static QueueDiscipline queue(final PortSpec port, final Overrides overrides)
@@ -320,7 +353,7 @@ public final class SwitchDaemon implements AutoCloseable
     {
         for (final SwitchPort port : ports)
         {
-            port.io().close();
+            close(port);
         }
     }
 }

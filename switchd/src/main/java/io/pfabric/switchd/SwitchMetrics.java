@@ -153,13 +153,18 @@ public final class SwitchMetrics
                 "Times the port's link went down or came back up, by the state it changed to");
             case REROUTED_AROUND_DOWN_LINK -> new Meter("pfabric.port.rerouted.frames", Tags.empty(),
                 "Frames sent to another equal-cost port because the chosen one had its link down");
+            case INTERFACE_LOSSES -> new Meter("pfabric.port.interface.losses", Tags.empty(),
+                "Times the port's interface was deleted and the port closed");
+            case REOPENS -> new Meter("pfabric.port.reopens", Tags.empty(),
+                "Times the port was opened again on a new interface of the same name");
+            case DROPPED_INTERFACE_GONE -> portDrop("interface_gone");
         };
     }
 
     private static Meter portDrop(final String reason)
     {
         return new Meter("pfabric.port.dropped.frames", Tags.of("reason", reason),
-            "Frames the port dropped on receive, by reason");
+            "Frames the port dropped, by reason: on receive, or while its interface was gone");
     }
 
     /**

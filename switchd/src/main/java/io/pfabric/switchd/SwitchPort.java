@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.InterfaceWatch;
 import io.pfabric.common.status.CounterArray;
 import io.pfabric.common.status.CounterSet;
 import io.pfabric.common.topology.TrafficClasses;
@@ -17,7 +18,14 @@ import io.pfabric.dataplane.queue.QueueDiscipline;
 public final class SwitchPort
 {
     private final String name;
-    private final FramePort io;
+    private final InterfaceWatch watch;
+    private final InterfaceWatch.Opener<FramePort> opener;
+    private volatile FramePort io;
+    private boolean interfaceGone;
+    private long reopenDeadlineNs;
+    private boolean reopenFailureSaid;
+    private long oversizeDropsBefore;
+    private long transmitRetriesBefore;
     private volatile QueueDiscipline queue;
     private volatile EgressPacer pacer;
     private final CounterSet<PortCounter> counters = new CounterSet<>(PortCounter.class);
@@ -35,10 +43,34 @@ public final class SwitchPort
      */
     public SwitchPort(final String name, final FramePort io, final QueueDiscipline queue, final EgressPacer pacer)
     {
+        this(name, io, queue, pacer, null, null);
+    }
+
+    /**
+     * A port on an interface that the forwarder opens again, on a new interface of the same name, when its interface
+     * is deleted ({@link Forwarder#checkLinks()}).
+     *
+     * @param name   the port's name in the topology.
+     * @param io     its I/O, open on the watched interface.
+     * @param queue  its egress queue.
+     * @param pacer  its pacer, or null to send as fast as the interface takes frames.
+     * @param watch  the interface, in the namespace the port was opened in; null for a port that is not reopened.
+     * @param opener opens the port's I/O again on the interface; null if {@code watch} is.
+     */
+    public SwitchPort(
+        final String name,
+        final FramePort io,
+        final QueueDiscipline queue,
+        final EgressPacer pacer,
+        final InterfaceWatch watch,
+        final InterfaceWatch.Opener<FramePort> opener)
+    {
         this.name = name;
         this.io = io;
         this.queue = queue;
         this.pacer = pacer;
+        this.watch = watch;
+        this.opener = opener;
     }
 
     /**
@@ -72,13 +104,119 @@ public final class SwitchPort
     }
 
     /**
-     * The port's I/O.
+     * The port's I/O: after its interface was deleted, a stand-in that neither receives nor sends until the port is
+     * opened again on a new interface of the name.
      *
      * @return the frame port.
      */
     public FramePort io()
     {
         return io;
+    }
+
+    /**
+     * Replace the port's I/O, counting what the old one dropped and retried into the port's counters first. Forwarder
+     * thread only.
+     *
+     * @param newIo the new I/O.
+     */
+    void io(final FramePort newIo)
+    {
+        oversizeDropsBefore += io.oversizeDrops();
+        transmitRetriesBefore += io.transmitRetries();
+        io = newIo;
+    }
+
+    /**
+     * Oversize drops of the port's I/O since the port was first opened, over every I/O it had.
+     *
+     * @return the count; forwarder thread only.
+     */
+    long oversizeDrops()
+    {
+        return oversizeDropsBefore + io.oversizeDrops();
+    }
+
+    /**
+     * Transmit retries of the port's I/O since the port was first opened, over every I/O it had.
+     *
+     * @return the count; forwarder thread only.
+     */
+    long transmitRetries()
+    {
+        return transmitRetriesBefore + io.transmitRetries();
+    }
+
+    /**
+     * The port's interface, watched by name, or null for a port that is not opened again when its interface goes.
+     *
+     * @return the watch.
+     */
+    InterfaceWatch watch()
+    {
+        return watch;
+    }
+
+    /**
+     * Opens the port's I/O on its interface.
+     *
+     * @return the opener, or null with no watch.
+     */
+    InterfaceWatch.Opener<FramePort> opener()
+    {
+        return opener;
+    }
+
+    /**
+     * Whether the port's interface was deleted and the port is not yet open on a new one. Forwarder thread only.
+     *
+     * @return true while it is gone.
+     */
+    boolean interfaceGone()
+    {
+        return interfaceGone;
+    }
+
+    /**
+     * Record whether the port's interface is gone. Forwarder thread only.
+     *
+     * @param gone true once it is deleted, false once the port is open on a new one.
+     */
+    void interfaceGone(final boolean gone)
+    {
+        interfaceGone = gone;
+    }
+
+    /**
+     * Earliest time the forwarder tries again to open the port after a failed attempt.
+     *
+     * @return nanoseconds on the forwarder's clock.
+     */
+    long reopenDeadlineNs()
+    {
+        return reopenDeadlineNs;
+    }
+
+    /**
+     * Put off the next attempt to open the port; whether the last failure was said.
+     *
+     * @param deadlineNs earliest time of the next attempt.
+     * @param failureSaid whether a failure to open it has been reported since the interface went.
+     */
+    void reopenAttempted(final long deadlineNs, final boolean failureSaid)
+    {
+        reopenDeadlineNs = deadlineNs;
+        reopenFailureSaid = failureSaid;
+    }
+
+    /**
+     * Whether a failure to open the port again has been reported since its interface went.
+     *
+     * @return true if one was.
+     */
+    boolean reopenFailureSaid()
+    {
+        return reopenFailureSaid;
     }
 
     /**

@@ -28,11 +28,14 @@ public final class FabricRunner implements AutoCloseable
 {
     private final Map<String, SwitchDaemon> daemons;
     private final AgentRunner runner;
+    private final ForwarderIdleStrategy idle;
 
-    private FabricRunner(final Map<String, SwitchDaemon> daemons, final AgentRunner runner)
+    private FabricRunner(
+        final Map<String, SwitchDaemon> daemons, final AgentRunner runner, final ForwarderIdleStrategy idle)
     {
         this.daemons = daemons;
         this.runner = runner;
+        this.idle = idle;
     }
 
     /**
@@ -99,7 +102,8 @@ public final class FabricRunner implements AutoCloseable
         }
         final Forwarder[] forwarders = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Forwarder[]::new);
         final CompletableFuture<Void> receiving = new CompletableFuture<>();
-        final AgentRunner runner = new AgentRunner(new ForwarderIdleStrategy(forwarders),
+        final ForwarderIdleStrategy idle = new ForwarderIdleStrategy(forwarders);
+        final AgentRunner runner = new AgentRunner(idle,
             error -> System.err.println("pfabric: forwarder error: " + error), null,
             new CompositeAgent(forwarders)
             {
@@ -125,10 +129,11 @@ public final class FabricRunner implements AutoCloseable
         catch (final CompletionException ex)
         {
             runner.close();
+            idle.close();
             daemons.values().forEach(SwitchDaemon::close);
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
-        return new FabricRunner(daemons, runner);
+        return new FabricRunner(daemons, runner, idle);
     }
 
     /**
@@ -156,6 +161,7 @@ public final class FabricRunner implements AutoCloseable
     public void close()
     {
         runner.close();
+        idle.close();
         daemons.values().forEach(SwitchDaemon::close);
     }
 }

@@ -107,29 +107,93 @@ public final class NetnsFabric implements AutoCloseable
         for (final HostSpec host : topology.hosts())
         {
             addNamespace(host.name());
-            final String switchNamespace = namespace(host.switchName());
-            final String hostNamespace = namespace(host.name());
-            final String interfaceName = topology.switchNamed(host.switchName()).port(host.portName()).interfaceName();
-            run("ip", "-n", switchNamespace, "link", "add", interfaceName, "type", "veth", "peer", "name", "eth0",
-                "netns", hostNamespace);
-            run("ip", "-n", hostNamespace, "link", "set", "eth0", "address", host.macText());
-            run("ip", "-n", hostNamespace, "addr", "add", host.ipText() + "/8", "dev", "eth0");
-            run("ip", "netns", "exec", hostNamespace, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off",
-                "tso", "off", "gso", "off", "gro", "off");
-            run("ip", "-n", hostNamespace, "link", "set", "eth0", "up");
-            switchSide(switchNamespace, interfaceName);
+            attach(host);
         }
         for (final LinkSpec link : topology.links())
         {
-            final PortSpec a = topology.switchNamed(link.a().switchName()).port(link.a().portName());
-            final PortSpec b = topology.switchNamed(link.b().switchName()).port(link.b().portName());
-            final String aNamespace = namespace(link.a().switchName());
-            final String bNamespace = namespace(link.b().switchName());
-            run("ip", "-n", aNamespace, "link", "add", a.interfaceName(), "type", "veth", "peer", "name",
-                b.interfaceName(), "netns", bNamespace);
-            switchSide(aNamespace, a.interfaceName());
-            switchSide(bNamespace, b.interfaceName());
+            attach(link);
         }
+    }
+
+    private void attach(final LinkSpec link) throws IOException
+    {
+        final PortSpec a = topology.switchNamed(link.a().switchName()).port(link.a().portName());
+        final PortSpec b = topology.switchNamed(link.b().switchName()).port(link.b().portName());
+        final String aNamespace = namespace(link.a().switchName());
+        final String bNamespace = namespace(link.b().switchName());
+        run("ip", "-n", aNamespace, "link", "add", a.interfaceName(), "type", "veth", "peer", "name",
+            b.interfaceName(), "netns", bNamespace);
+        switchSide(aNamespace, a.interfaceName());
+        switchSide(bNamespace, b.interfaceName());
+    }
+
+    /**
+     * Delete a link between two switches: the veth pair, both switches' interfaces at once ({@code ip link del}).
+     *
+     * @param link of the topology.
+     * @throws IOException if it cannot be deleted.
+     */
+    public void deleteLink(final LinkSpec link) throws IOException
+    {
+        run("ip", "-n", namespace(link.a().switchName()), "link", "del",
+            topology.switchNamed(link.a().switchName()).port(link.a().portName()).interfaceName());
+    }
+
+    /**
+     * Create a link between two switches again after {@link #deleteLink(LinkSpec)}, as it was built: a new veth pair
+     * of the same names and settings, both ends up.
+     *
+     * @param link of the topology.
+     * @throws IOException if it cannot be created.
+     */
+    public void createLink(final LinkSpec link) throws IOException
+    {
+        attach(link);
+    }
+
+    private void attach(final HostSpec host) throws IOException
+    {
+        final String switchNamespace = namespace(host.switchName());
+        final String hostNamespace = namespace(host.name());
+        final String interfaceName = switchInterface(host);
+        run("ip", "-n", switchNamespace, "link", "add", interfaceName, "type", "veth", "peer", "name", "eth0",
+            "netns", hostNamespace);
+        run("ip", "-n", hostNamespace, "link", "set", "eth0", "address", host.macText());
+        run("ip", "-n", hostNamespace, "addr", "add", host.ipText() + "/8", "dev", "eth0");
+        run("ip", "netns", "exec", hostNamespace, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off",
+            "tso", "off", "gso", "off", "gro", "off");
+        run("ip", "-n", hostNamespace, "link", "set", "eth0", "up");
+        switchSide(switchNamespace, interfaceName);
+    }
+
+    private String switchInterface(final HostSpec host)
+    {
+        return topology.switchNamed(host.switchName()).port(host.portName()).interfaceName();
+    }
+
+    /**
+     * Delete a host's link: the veth pair between its {@code eth0} and its switch's interface, as a cable pulled out
+     * and the switch's NIC taken away with it ({@code ip link del}).
+     *
+     * @param hostName the host.
+     * @throws IOException if the link cannot be deleted.
+     */
+    public void deleteHostLink(final String hostName) throws IOException
+    {
+        final HostSpec host = topology.host(hostName);
+        run("ip", "-n", namespace(host.switchName()), "link", "del", switchInterface(host));
+    }
+
+    /**
+     * Create a host's link again after {@link #deleteHostLink(String)}, as it was built: a new veth pair (new
+     * interface indexes) of the same names, addresses and settings, both ends up.
+     *
+     * @param hostName the host.
+     * @throws IOException if the link cannot be created.
+     */
+    public void createHostLink(final String hostName) throws IOException
+    {
+        attach(topology.host(hostName));
     }
 
     private void addNamespace(final String name) throws IOException

@@ -24,8 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A namespace fabric for fault tests: the topology's switches (in-process, restartable) and a hostd per host over UDP
- * on one shared thread, every message each host receives recorded with the number of times it was delivered.
+ * A namespace fabric for fault tests: the topology's switches (in-process, restartable) and a hostd per host on one
+ * shared thread (over UDP unless told otherwise), every message each host receives recorded with the number of times
+ * it was delivered.
  */
 final class HostFabric implements AutoCloseable
 {
@@ -41,14 +42,16 @@ final class HostFabric implements AutoCloseable
     }
 
     private final NetnsFabric fabric;
+    private final SwitchDaemon.Overrides overrides;
     private final List<HostDaemon> hosts = new ArrayList<>();
     private final Map<String, Map<Long, byte[]>> received = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> deliveries = new ConcurrentHashMap<>();
     private FabricRunner switches;
 
-    private HostFabric(final NetnsFabric fabric)
+    private HostFabric(final NetnsFabric fabric, final SwitchDaemon.Overrides overrides)
     {
         this.fabric = fabric;
+        this.overrides = overrides;
     }
 
     /**
@@ -64,16 +67,40 @@ final class HostFabric implements AutoCloseable
     static HostFabric start(final Topology topology, final String prefix, final long rateBps, final long baseRttNs)
         throws Exception
     {
+        return start(topology, prefix, rateBps, baseRttNs, PacketIos.UDP, SwitchDaemon.Overrides.NONE);
+    }
+
+    /**
+     * Build the fabric in namespaces named with a random prefix, start its switches and its hosts.
+     *
+     * @param topology  the fabric; every host gets a hostd.
+     * @param prefix    three letters that start the namespaces' names.
+     * @param rateBps   the links' rate.
+     * @param baseRttNs the base round trip the transport's settings follow from.
+     * @param io        the hosts' I/O, one of {@link PacketIos}'s names.
+     * @param overrides applied to every port of every switch.
+     * @return the running fabric.
+     * @throws Exception if it cannot be built.
+     */
+    static HostFabric start(
+        final Topology topology,
+        final String prefix,
+        final long rateBps,
+        final long baseRttNs,
+        final String io,
+        final SwitchDaemon.Overrides overrides)
+        throws Exception
+    {
         final HostFabric hostFabric = new HostFabric(NetnsFabric.build(topology,
-            prefix + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000))));
+            prefix + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000))), overrides);
         try
         {
             hostFabric.startSwitches();
             final TransportConfiguration configuration = TransportConfiguration.forFabric(rateBps, baseRttNs, 36_000);
             final List<String> names = topology.hosts().stream().map(host -> host.name()).toList();
             hostFabric.hosts.addAll(HostDaemon.startAll(topology, names, name -> new HostDaemon.Options(configuration,
-                rateBps, PacketIos.wireOverheadLength(PacketIos.UDP), hostFabric.fabric.namespace(name), true),
-                PacketIos.UDP, hostFabric::recorder, true));
+                rateBps, PacketIos.wireOverheadLength(io), hostFabric.fabric.namespace(name), true),
+                io, hostFabric::recorder, true));
         }
         catch (final Exception | Error ex)
         {
@@ -121,7 +148,7 @@ final class HostFabric implements AutoCloseable
      */
     void startSwitches() throws Exception
     {
-        switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE);
+        switches = FabricRunner.start(fabric, overrides);
     }
 
     /**

@@ -125,4 +125,15 @@ public interface FramePort extends AutoCloseable
     {
         return true;
     }
+
+    /**
+     * The index of the interface the port's sockets are bound to, as it was when the port opened: an interface
+     * deleted and created again under the same name has another.
+     *
+     * @return the index, or 0 for a port not on an interface (VXLAN).
+     */
+    default int interfaceIndex()
+    {
+        return 0;
+    }
 }

@@ -42,6 +42,7 @@ final class LibC
     static final int SIOCGIFMTU = 0x8921;
     static final int SIOCGIFHWADDR = 0x8927;
     static final int SIOCGIFFLAGS = 0x8913;
+    static final int SIOCGIFINDEX = 0x8933;
     static final int IFF_UP = 0x1;
     static final int IFF_RUNNING = 0x40;
     static final int IFREQ_LENGTH = 40;

@@ -507,9 +507,7 @@ public final class PacketPort implements FramePort, PolledPort
     }
 
     /**
-     * The interface's index.
-     *
-     * @return the index.
+     * {@inheritDoc}
      */
     public int interfaceIndex()
     {

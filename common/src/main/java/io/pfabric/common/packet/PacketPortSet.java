@@ -5,8 +5,8 @@ import com.sun.jna.Memory;
 /**
  * One wait for several {@link PacketPort}s and {@link XdpPort}s of one thread, which may belong to different network
  * namespaces: a {@code ppoll(2)} on every port's socket and on every port's wake-up eventfd, so that a frame on any
- * port, or {@link PacketPort#wakeup()} ({@link XdpPort#wakeup()}) of any port from another thread, ends it. Owner
- * thread only, apart from the ports' wake-ups.
+ * port, or {@link PacketPort#wakeup()} ({@link XdpPort#wakeup()}) of any port, or the wake-up of a
+ * {@link PortSetWaker} in the set, from another thread, ends it. Owner thread only, apart from the wake-ups.
  */
 public final class PacketPortSet
 {
@@ -54,6 +54,17 @@ public final class PacketPortSet
     public void add(final XdpPort port)
     {
         addPort(port);
+    }
+
+    /**
+     * Have a waker's {@link PortSetWaker#wakeup()} end a wait too.
+     *
+     * @param waker open.
+     * @throws IllegalStateException if the set is full.
+     */
+    public void add(final PortSetWaker waker)
+    {
+        addPort(waker);
     }
 
     private void addPort(final PolledPort port)

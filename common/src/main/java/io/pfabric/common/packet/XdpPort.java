@@ -65,6 +65,7 @@ public final class XdpPort implements FramePort, PolledPort
     private static final long RING_STRUCTS = 4;
 
     private final String interfaceName;
+    private final int interfaceIndex;
     private final String attachMode;
     private final boolean staleProgramDetached;
     private final Pointer umemArea;
@@ -103,6 +104,7 @@ public final class XdpPort implements FramePort, PolledPort
 
     private XdpPort(
         final String interfaceName,
+        final int interfaceIndex,
         final String attachMode,
         final boolean staleProgramDetached,
         final Pointer umemArea,
@@ -117,6 +119,7 @@ public final class XdpPort implements FramePort, PolledPort
         final Memory ringStructs)
     {
         this.interfaceName = interfaceName;
+        this.interfaceIndex = interfaceIndex;
         this.attachMode = attachMode;
         this.staleProgramDetached = staleProgramDetached;
         this.umemArea = umemArea;
@@ -272,7 +275,7 @@ public final class XdpPort implements FramePort, PolledPort
                     Native.getLastError());
             }
             final String mode = (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy");
-            return new XdpPort(interfaceName, mode, staleDetached, area, umemLength, umem, socket, controlFd,
+            return new XdpPort(interfaceName, index, mode, staleDetached, area, umemLength, umem, socket, controlFd,
                 promiscuousFd, wakeFd, namespaceFd, limit, ringStructs);
         }
         catch (final PacketSocketException | RuntimeException ex)
@@ -605,6 +608,14 @@ public final class XdpPort implements FramePort, PolledPort
     public String interfaceName()
     {
         return interfaceName;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public int interfaceIndex()
+    {
+        return interfaceIndex;
     }
 
     /**
