@@ -606,7 +606,7 @@ public final class HostDaemon implements AutoCloseable
      * the round trip measured is that of the code the flows will run. Measured before it, with the paths partly
      * interpreted and the other host's JVM still starting, a lone 1 Gb/s flow's base RTT came out anywhere from 91 to
      * 445 µs from one start to the next; the window it implies then overran the switch's buffer in a quarter of the
-     * runs. After it, 60-138 µs in nineteen starts of twenty and 241 µs in one (hostd's README).
+     * runs. After it, 60-138 µs in twenty-two starts of twenty-three and 241 µs in one (hostd's README).
      *
      * @param destination  the other host's name.
      * @param samples      flows measured, at least 1.

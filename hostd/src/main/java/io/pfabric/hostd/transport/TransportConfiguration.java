@@ -154,7 +154,7 @@ public record TransportConfiguration(
      * The timeout is also never shorter than {@link #EMULATED_MIN_TIMEOUT_NS}, a scheduler slice: an emulated fabric's
      * hosts and switches share the machine's cores, and a thread that another runnable thread has taken the core from
      * waits out that thread's slice, ACKs and all. At 1 Gb/s the rule above gives 0.5-1.1 ms, and a lone flow timed
-     * out 3 to 35 times in ten 10 MB flows with no frame lost; with this floor 0 to 4 times (hostd's README).
+     * out 3 to 35 times in ten 10 MB flows with no frame lost; with this floor 0 to 6 times (hostd's README).
      *
      * @param rateBitsPerSec      host link rate.
      * @param baseRttNs           measured round trip of a full packet and its ACK on the idle fabric.
