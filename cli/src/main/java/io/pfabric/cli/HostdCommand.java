@@ -9,6 +9,7 @@ import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.common.control.ControlKeys;
 import io.pfabric.common.control.ControlMode;
+import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.experiment.HostMetrics;
@@ -294,6 +295,10 @@ public final class HostdCommand implements Callable<Integer>
             linkRateBitsPerSec > 0 ? Rates.format(linkRateBitsPerSec) : "unpaced",
             configuration.initialWindowPackets(), configuration.maxWindowPackets(), configuration.timeoutNs() / 1e3,
             measure ? " until the base RTT is measured" : "");
+        if (DataPathPlacement.enabled() && null != daemon.placement())
+        {
+            err.printf(Locale.ROOT, "pfabric hostd %s: its thread runs %s%n", hostName, daemon.placement());
+        }
         if (DataPathScheduling.enabled() && null != daemon.realtimeRefusal())
         {
             err.printf(Locale.ROOT, "pfabric hostd %s: its thread runs at ordinary priority (real-time scheduling %s): " +

@@ -1,6 +1,7 @@
 package io.pfabric.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.SwitchSpec;
@@ -251,6 +252,10 @@ public final class TestbedCommand
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");
                 final SwitchDaemon first = runner.daemon(topology.switches().get(0).name());
+                if (null != first && DataPathPlacement.enabled() && null != first.forwarder().placement())
+                {
+                    System.err.println("pfabric testbed: the forwarding thread runs " + first.forwarder().placement());
+                }
                 final String refusal = null == first || !DataPathScheduling.enabled() ? null :
                     first.forwarder().realtimeRefusal();
                 if (null != refusal)

@@ -2,6 +2,7 @@ package io.pfabric.hostd;
 
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.topology.HostSpec;
@@ -65,6 +66,7 @@ public final class HostDaemon implements AutoCloseable
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile boolean running = true;
     private volatile String realtimeRefusal = "not started";
+    private volatile String placement;
     private volatile HostControl control;
     private volatile int maxSegmentLength = TransportConfiguration.DEFAULT_SEGMENT_LENGTH;
 
@@ -330,6 +332,7 @@ public final class HostDaemon implements AutoCloseable
     private void runAlone(final PacketIoFactory ioFactory)
     {
         realtimeRefusal = DataPathScheduling.raiseCurrentThread();
+        placement = DataPathPlacement.placeHost().description();
         if (!open(ioFactory))
         {
             return;
@@ -376,9 +379,11 @@ public final class HostDaemon implements AutoCloseable
             }
             TimerSlack.setForCurrentThread(1);
             final String refusal = DataPathScheduling.raiseCurrentThread();
+            final String placed = DataPathPlacement.placeHost().description();
             for (final HostDaemon daemon : serving)
             {
                 daemon.realtimeRefusal = refusal;
+                daemon.placement = placed;
             }
             while (!serving.isEmpty())
             {
@@ -887,6 +892,16 @@ public final class HostDaemon implements AutoCloseable
     public String realtimeRefusal()
     {
         return realtimeRefusal;
+    }
+
+    /**
+     * Where the host's transport thread runs and at what weight ({@link DataPathPlacement}), once it has started.
+     *
+     * @return the description, or null before the thread started.
+     */
+    public String placement()
+    {
+        return placement;
     }
 
     /**

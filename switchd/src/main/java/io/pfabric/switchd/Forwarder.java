@@ -1,6 +1,7 @@
 package io.pfabric.switchd;
 
 import io.pfabric.common.packet.FramePort;
+import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.packet.InterfaceWatch;
 import io.pfabric.common.packet.PacketSocketException;
@@ -118,6 +119,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private volatile Consumer<String> notices = line -> System.err.println("pfabric switchd: " + line);
     private int portsVersion;
     private volatile String realtimeRefusal = "not started";
+    private volatile DataPathPlacement placement;
     private final CountDownLatch firstDutyCycle = new CountDownLatch(1);
 
     /**
@@ -181,6 +183,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         TimerSlack.setForCurrentThread(1);
         realtimeRefusal = DataPathScheduling.raiseCurrentThread();
+        placement = DataPathPlacement.placeForwarder();
         for (final SwitchPort port : ports)
         {
             port.io().claim();
@@ -198,6 +201,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
+     * Where the forwarder's thread runs and at what weight ({@link DataPathPlacement}), once it has started.
+     *
+     * @return the description, or null before the thread started.
+     */
+    public String placement()
+    {
+        final DataPathPlacement placed = placement;
+        return null == placed ? null : placed.description();
+    }
+
+    /**
      * Close every port's I/O on the data path's thread, which owns the event loops of its UDP ports.
      */
     public void onClose()
@@ -205,6 +219,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         for (final SwitchPort port : ports)
         {
             port.io().close();
+        }
+        final DataPathPlacement placed = placement;
+        if (null != placed)
+        {
+            placed.close();
         }
     }
 

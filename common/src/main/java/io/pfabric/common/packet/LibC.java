@@ -117,5 +117,13 @@ final class LibC
 
     static native int sched_getscheduler(int pid);
 
+    static native int sched_getaffinity(int pid, long maskLength, Pointer mask);
+
+    static native int sched_setaffinity(int pid, long maskLength, Pointer mask);
+
+    static native int setpriority(int which, int who, int priority);
+
+    static native int gettid();
+
     static native long syscall(long number, int command, Pointer attributes, int attributesLength);
 }
