@@ -13,8 +13,11 @@ import com.sun.jna.Native;
  * thread; the kernel still keeps 5% of each core for ordinary threads. Threads it starts later do not inherit it
  * ({@code SCHED_RESET_ON_FORK}). It needs root or {@code CAP_SYS_NICE}; without them the thread stays as it was.
  * <p>
- * Off by default: with it, lone flows lose no time to those waits, but some flows stall for 80 to 140 ms, more often
- * than without (hostd/README.md, "A lone flow").
+ * Off by default. Without {@link DataPathPlacement}, some flows stalled for 80 to 140 ms with it, more often than
+ * without: a real-time forwarder spinning on a core the hosts also needed. With the placement, a lone 1 Gb/s flow on
+ * two cores had one timeout in sixty flows with it and 3 to 8 in ten without (hostd/README.md, "A lone flow"). It
+ * stays off because a real-time thread that never sleeps (a host at 10 Gb/s) leaves the other threads of its core,
+ * its own JVM's among them, only the 5% the kernel keeps for them.
  */
 public final class DataPathScheduling
 {
