@@ -106,9 +106,14 @@ public final class DataPathPlacement implements AutoCloseable
                 break;
             }
             final Path record = directory.resolve(Integer.toString(cpu));
-            if (claim(record) && pin(single(cpu)))
+            if (claim(record))
             {
-                return new DataPathPlacement(record, "on core " + cpu + ", " + weight);
+                final DataPathPlacement placed = new DataPathPlacement(record, "on core " + cpu + ", " + weight);
+                if (pin(single(cpu)))
+                {
+                    return placed;
+                }
+                placed.close();
             }
         }
         return new DataPathPlacement(null, "on the cores it had (forwarders hold the others), " + weight);
