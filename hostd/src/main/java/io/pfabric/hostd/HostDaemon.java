@@ -331,8 +331,9 @@ public final class HostDaemon implements AutoCloseable
 
     private void runAlone(final PacketIoFactory ioFactory)
     {
-        realtimeRefusal = DataPathScheduling.raiseCurrentThread();
-        placement = DataPathPlacement.placeHost().description();
+        final DataPathPlacement placed = DataPathPlacement.placeHost();
+        realtimeRefusal = DataPathScheduling.raiseCurrentThread(placed.apart());
+        placement = placed.description() + (null == realtimeRefusal ? ", SCHED_FIFO" : "");
         if (!open(ioFactory))
         {
             return;
@@ -378,12 +379,12 @@ public final class HostDaemon implements AutoCloseable
                 }
             }
             TimerSlack.setForCurrentThread(1);
-            final String refusal = DataPathScheduling.raiseCurrentThread();
-            final String placed = DataPathPlacement.placeHost().description();
+            final DataPathPlacement placed = DataPathPlacement.placeHost();
+            final String refusal = DataPathScheduling.raiseCurrentThread(placed.apart());
             for (final HostDaemon daemon : serving)
             {
                 daemon.realtimeRefusal = refusal;
-                daemon.placement = placed;
+                daemon.placement = placed.description() + (null == refusal ? ", SCHED_FIFO" : "");
             }
             while (!serving.isEmpty())
             {

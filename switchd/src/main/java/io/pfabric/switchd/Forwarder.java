@@ -175,15 +175,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
-     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs) and, if
-     * asked for, to run it as soon as it wakes ({@link DataPathScheduling}), and have every port receiving from this
-     * thread before the first duty cycle ({@link FramePort#claim()}).
+     * Ask Linux to wake this thread on time from its short idle parks (timer slack 1 ns instead of 50 µs), give it a
+     * core of its own ({@link DataPathPlacement}) and, once it has one or if asked for, run it as soon as it wakes
+     * ({@link DataPathScheduling}), and have every port receiving from this thread before the first duty cycle
+     * ({@link FramePort#claim()}).
      */
     public void onStart()
     {
         TimerSlack.setForCurrentThread(1);
-        realtimeRefusal = DataPathScheduling.raiseCurrentThread();
         placement = DataPathPlacement.placeForwarder();
+        realtimeRefusal = DataPathScheduling.raiseCurrentThread(placement.apart());
         for (final SwitchPort port : ports)
         {
             port.io().claim();
@@ -208,7 +209,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public String placement()
     {
         final DataPathPlacement placed = placement;
-        return null == placed ? null : placed.description();
+        return null == placed ? null : placed.description() + (null == realtimeRefusal ? ", SCHED_FIFO" : "");
     }
 
     /**

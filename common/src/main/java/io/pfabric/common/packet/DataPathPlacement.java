@@ -50,11 +50,18 @@ public final class DataPathPlacement implements AutoCloseable
 
     private final Path record;
     private final String description;
+    private final boolean apart;
 
     private DataPathPlacement(final Path record, final String description)
     {
+        this(record, description, null != record);
+    }
+
+    private DataPathPlacement(final Path record, final String description, final boolean apart)
+    {
         this.record = record;
         this.description = description;
+        this.apart = apart;
     }
 
     /**
@@ -143,7 +150,18 @@ public final class DataPathPlacement implements AutoCloseable
         {
             return new DataPathPlacement(null, "on the cores it had, " + weight);
         }
-        return new DataPathPlacement(null, "on cores " + left + " (a forwarder holds " + held + "), " + weight);
+        return new DataPathPlacement(null, "on cores " + left + " (a forwarder holds " + held + "), " + weight, true);
+    }
+
+    /**
+     * Whether the thread was placed apart: a forwarder on a core of its own, or a host's thread kept off the cores
+     * forwarders hold. {@link DataPathScheduling} then runs it real-time unless told not to.
+     *
+     * @return true if placed apart.
+     */
+    public boolean apart()
+    {
+        return apart;
     }
 
     /**

@@ -13,11 +13,14 @@ import com.sun.jna.Native;
  * thread; the kernel still keeps 5% of each core for ordinary threads. Threads it starts later do not inherit it
  * ({@code SCHED_RESET_ON_FORK}). It needs root or {@code CAP_SYS_NICE}; without them the thread stays as it was.
  * <p>
- * Off by default. Without {@link DataPathPlacement}, some flows stalled for 80 to 140 ms with it, more often than
- * without: a real-time forwarder spinning on a core the hosts also needed. With the placement, a lone 1 Gb/s flow on
- * two cores had one timeout in sixty flows with it and 3 to 8 in ten without (hostd/README.md, "A lone flow"). It
- * stays off because a real-time thread that never sleeps (a host at 10 Gb/s) leaves the other threads of its core,
- * its own JVM's among them, only the 5% the kernel keeps for them.
+ * On by default for a thread {@link DataPathPlacement} placed apart (a forwarder on a core of its own, a host's
+ * thread off the forwarders' cores), off otherwise; {@code pfabric.realtime=true} asks for it everywhere,
+ * {@code false} nowhere. Without the placement, some flows stalled for 80 to 140 ms with it, more often than without:
+ * a real-time forwarder spinning on a core the hosts also needed. With it, a lone 1 Gb/s flow on two cores had one
+ * timeout in sixty flows, against 44 in sixty at nice -20 alone: an ordinary thread (a JIT compiler, a client
+ * starting) kept a data-path thread's core for the rest of its slice, up to 4 ms, longer than the flow's timeout
+ * (hostd/README.md, "A lone flow"). A real-time thread that never sleeps leaves the ordinary threads of its core the
+ * 5% the kernel keeps for them.
  */
 public final class DataPathScheduling
 {
@@ -37,7 +40,7 @@ public final class DataPathScheduling
      * Whether data-path threads ask for real-time scheduling: the system property {@code pfabric.realtime} is
      * {@code true}.
      *
-     * @return whether {@link #raiseCurrentThread()} asks.
+     * @return whether {@link #raiseCurrentThread(boolean)} asks whatever the placement.
      */
     public static boolean enabled()
     {
@@ -45,15 +48,20 @@ public final class DataPathScheduling
     }
 
     /**
-     * Run the calling thread under {@code SCHED_FIFO} at {@link #PRIORITY}, if asked for and permitted.
+     * Run the calling thread under {@code SCHED_FIFO} at {@link #PRIORITY} if permitted and either asked for
+     * ({@code pfabric.realtime=true}) or, unless {@code pfabric.realtime=false}, placed apart: a forwarder on a core of
+     * its own, or a host's thread kept off the forwarders' cores ({@link DataPathPlacement#apart()}).
      *
+     * @param apart whether {@link DataPathPlacement} placed the thread apart.
      * @return null if the thread now runs real-time; else why not, in a few words.
      */
-    public static String raiseCurrentThread()
+    public static String raiseCurrentThread(final boolean apart)
     {
-        if (!enabled())
+        final String asked = System.getProperty("pfabric.realtime");
+        if (!enabled() && !(apart && null == asked))
         {
-            return "not asked for (pfabric.realtime=true asks)";
+            return "false".equalsIgnoreCase(asked) ? "turned off (pfabric.realtime=false)" :
+                "not asked for (pfabric.realtime=true asks; a data path placed apart asks by itself)";
         }
         try (Memory parameters = new Memory(Integer.BYTES))
         {

@@ -36,7 +36,7 @@ class DataPathSchedulingTest
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Thread thread = new Thread(() ->
         {
-            refusal.set(DataPathScheduling.raiseCurrentThread());
+            refusal.set(DataPathScheduling.raiseCurrentThread(false));
             raised.set(DataPathScheduling.isCurrentThreadRealtime());
             final Thread child = new Thread(() -> childRaised.set(DataPathScheduling.isCurrentThreadRealtime()));
             child.start();
@@ -59,6 +59,33 @@ class DataPathSchedulingTest
         assertFalse(DataPathScheduling.isCurrentThreadRealtime(), "the caller's own thread is untouched");
     }
 
+    private static String raisedOnNewThread(final boolean apart, final AtomicBoolean raised) throws Exception
+    {
+        final AtomicReference<String> refusal = new AtomicReference<>("not run");
+        final Thread thread = new Thread(() ->
+        {
+            refusal.set(DataPathScheduling.raiseCurrentThread(apart));
+            raised.set(DataPathScheduling.isCurrentThreadRealtime());
+        });
+        thread.start();
+        thread.join();
+        return refusal.get();
+    }
+
+    @Test
+    void aThreadPlacedApartRunsRealTimeUnlessTurnedOff() throws Exception
+    {
+        assumeTrue(root(), "real-time scheduling needs root or CAP_SYS_NICE");
+        final AtomicBoolean raised = new AtomicBoolean();
+        assertNull(raisedOnNewThread(true, raised), "raised");
+        assertTrue(raised.get(), "a thread placed apart runs SCHED_FIFO without being asked");
+
+        System.setProperty("pfabric.realtime", "false");
+        final String refusal = raisedOnNewThread(true, raised);
+        assertTrue(refusal.contains("pfabric.realtime=false"), refusal);
+        assertFalse(raised.get(), "pfabric.realtime=false keeps it at ordinary priority");
+    }
+
     @Test
     void unlessAskedForItLeavesTheThreadAsItWasAndSaysWhy() throws Exception
     {
@@ -66,7 +93,7 @@ class DataPathSchedulingTest
         final AtomicBoolean raised = new AtomicBoolean(true);
         final Thread thread = new Thread(() ->
         {
-            refusal.set(DataPathScheduling.raiseCurrentThread());
+            refusal.set(DataPathScheduling.raiseCurrentThread(false));
             raised.set(DataPathScheduling.isCurrentThreadRealtime());
         });
         thread.start();
