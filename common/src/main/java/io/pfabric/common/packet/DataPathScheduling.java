@@ -5,10 +5,10 @@ import com.sun.jna.Native;
 
 /**
  * Real-time scheduling for the one thread of a daemon that carries packets (a switch's forwarder, the thread of one
- * host's transport or of several hosts' sharing one), asked for with the system property {@code pfabric.realtime=true}. Under Linux's fair scheduler
- * a thread woken by a packet or its pacer waits for whatever thread of equal weight holds the core, up to that
- * thread's slice: on two cores shared with the daemons' JIT compilers and a {@code pfabric send} client's start, such
- * threads were measured waiting 1 to 13 ms, longer than a flow's retransmission timeout on an emulated fabric.
+ * host's transport or of several hosts' sharing one). Under Linux's fair scheduler a thread woken by a packet or its
+ * pacer waits for whatever thread of equal weight holds the core, up to that thread's slice: on two cores shared
+ * with the daemons' JIT compilers and a {@code pfabric send} client's start, such threads were measured waiting 1 to
+ * 13 ms, longer than a flow's retransmission timeout on an emulated fabric.
  * {@code SCHED_FIFO} at the lowest real-time priority runs the thread as soon as it wakes, ahead of every ordinary
  * thread; the kernel still keeps 5% of each core for ordinary threads. Threads it starts later do not inherit it
  * ({@code SCHED_RESET_ON_FORK}). It needs root or {@code CAP_SYS_NICE}; without them the thread stays as it was.
@@ -16,11 +16,11 @@ import com.sun.jna.Native;
  * On by default for a thread {@link DataPathPlacement} placed apart (a forwarder on a core of its own, a host's
  * thread off the forwarders' cores), off otherwise; {@code pfabric.realtime=true} asks for it everywhere,
  * {@code false} nowhere. Without the placement, some flows stalled for 80 to 140 ms with it, more often than without:
- * a real-time forwarder spinning on a core the hosts also needed. With it, a lone 1 Gb/s flow on two cores had one
- * timeout in sixty flows, against 44 in sixty at nice -20 alone: an ordinary thread (a JIT compiler, a client
- * starting) kept a data-path thread's core for the rest of its slice, up to 4 ms, longer than the flow's timeout
- * (hostd/README.md, "A lone flow"). A real-time thread that never sleeps leaves the ordinary threads of its core the
- * 5% the kernel keeps for them.
+ * a real-time forwarder spinning on a core the hosts also needed. With it, a lone 1 Gb/s flow on two cores had 3
+ * timeouts in ninety flows (all in one), against 44 in sixty at nice -20 alone: an ordinary thread (a JIT compiler,
+ * a client starting) kept a data-path thread's core for the rest of its slice, up to 4 ms, longer than the flow's
+ * timeout (hostd/README.md, "A lone flow"). A real-time thread that never sleeps leaves the ordinary threads of its
+ * core the 5% the kernel keeps for them.
  */
 public final class DataPathScheduling
 {
