@@ -43,7 +43,8 @@ import java.util.function.Function;
  * #startShared}), which enters the host's network namespace (if given), opens the packet I/O and then runs the
  * transport's steps until {@link #close()}: it looks at the I/O without waiting while a packet may leave at once,
  * else waits in it (epoll for UDP) until a packet, a new send, the pacer's next departure or the earliest timeout,
- * at most 100 µs. Closing reports every flow still in flight to the listener as incomplete.
+ * at most 10 ms when a new send or closing wakes the wait (a packet socket, UDP) and no controller is to be polled,
+ * else at most 100 µs. Closing reports every flow still in flight to the listener as incomplete.
  */
 public final class HostDaemon implements AutoCloseable
 {
@@ -51,6 +52,7 @@ public final class HostDaemon implements AutoCloseable
     private static final int WARM_UP_FLOWS = 20;
     private static final int WARM_UP_BULK_BYTES = 1 << 20;
     private static final long IDLE_WAIT_NS = 100_000;
+    private static final long WOKEN_IDLE_WAIT_NS = 10_000_000;
     private static final byte[] MEASUREMENT_MARK =
         "pfabric hostd: one-segment flow of a base RTT measurement".getBytes(StandardCharsets.US_ASCII);
 
@@ -60,7 +62,7 @@ public final class HostDaemon implements AutoCloseable
     private final Options options;
     private final TransportListener listener;
     private Thread thread;
-    private PacketIo io;
+    private volatile PacketIo io;
     private HostTransport transport;
     private final CompletableFuture<HostTransport> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -339,11 +341,12 @@ public final class HostDaemon implements AutoCloseable
             return;
         }
         TimerSlack.setForCurrentThread(1);
+        final long idleWaitNs = null == control && io.wakeable() ? WOKEN_IDLE_WAIT_NS : IDLE_WAIT_NS;
         try
         {
             while (running)
             {
-                transport.runOnce(IDLE_WAIT_NS);
+                transport.runOnce(idleWaitNs);
             }
         }
         finally
@@ -941,6 +944,11 @@ public final class HostDaemon implements AutoCloseable
     public void close()
     {
         running = false;
+        final PacketIo opened = io;
+        if (null != opened)
+        {
+            opened.wakeup();
+        }
         try
         {
             stopped.get(10, TimeUnit.SECONDS);

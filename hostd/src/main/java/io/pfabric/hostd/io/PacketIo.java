@@ -64,6 +64,17 @@ public interface PacketIo extends AutoCloseable
     }
 
     /**
+     * Whether {@link #wakeup()} cuts an {@link #await} short: then a thread with nothing to do may wait long, since a
+     * new send wakes it; else it must come back soon to look. By default false.
+     *
+     * @return true if a wake-up ends a wait.
+     */
+    default boolean wakeable()
+    {
+        return false;
+    }
+
+    /**
      * Send a packet, or report that it cannot be sent now (the socket's buffer or the ring is full).
      *
      * @param destinationHost index of the receiving host in the topology.

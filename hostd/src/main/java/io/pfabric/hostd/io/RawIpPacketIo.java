@@ -200,6 +200,16 @@ public final class RawIpPacketIo implements PacketIo, PacketHandler
 
     /**
      * {@inheritDoc}
+     * <p>
+     * On a packet socket; a VXLAN tunnel's or AF_XDP port's wait is a bounded park.
+     */
+    public boolean wakeable()
+    {
+        return port instanceof PacketPort;
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public void wakeup()
     {

@@ -195,6 +195,14 @@ public final class UdpPacketIo implements PacketIo
     /**
      * {@inheritDoc}
      */
+    public boolean wakeable()
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public boolean send(final int destinationHost, final DirectBuffer buffer, final int offset, final int length)
     {
         return send(destinationHost, buffer, offset, length, 0);
