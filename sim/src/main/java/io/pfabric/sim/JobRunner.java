@@ -9,7 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Independent jobs, such as the runs of a sweep or the points of a reproduction, on a number of threads at once,
@@ -21,6 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reported as one whichever way it was thrown. Every job before that one runs whatever the number of threads, so the
  * same jobs fail the same way on one thread or many; on one thread this is running the jobs one after another and
  * stopping at the first that fails.
+ * <p>
+ * A job after the failed one that is already running is interrupted (a simulation stops at its next progress check,
+ * see {@link Simulator}), and {@link #run} returns or throws only once no job runs any more, so that no job writes a
+ * file after the caller has been told the jobs ended.
  */
 public final class JobRunner
 {
@@ -63,6 +69,7 @@ public final class JobRunner
             throw new IllegalArgumentException("threads must be at least 1, not " + threads);
         }
         final AtomicInteger firstFailed = new AtomicInteger(Integer.MAX_VALUE);
+        final AtomicReferenceArray<Thread> running = new AtomicReferenceArray<>(jobs.size());
         final ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, Math.max(1, jobs.size())),
             runnable ->
             {
@@ -79,18 +86,24 @@ public final class JobRunner
                 final Job<? extends T> job = jobs.get(i);
                 futures.add(pool.submit(() ->
                 {
-                    if (firstFailed.get() < index)
-                    {
-                        return null;
-                    }
+                    running.set(index, Thread.currentThread());
                     try
                     {
+                        if (firstFailed.get() < index)
+                        {
+                            return null;
+                        }
                         return job.run();
                     }
                     catch (final Throwable ex)
                     {
                         firstFailed.accumulateAndGet(index, Math::min);
+                        interruptAfter(running, index);
                         throw ex;
+                    }
+                    finally
+                    {
+                        running.set(index, null);
                     }
                 }));
             }
@@ -104,6 +117,35 @@ public final class JobRunner
         finally
         {
             pool.shutdownNow();
+            awaitEnd(pool);
+        }
+    }
+
+    /**
+     * Interrupt the jobs running after a failed one; those before it run on, so that the first failure in order is
+     * the same on any number of threads. A job that registers after this looked finds the failure and does not start.
+     */
+    private static void interruptAfter(final AtomicReferenceArray<Thread> running, final int failed)
+    {
+        for (int i = failed + 1; i < running.length(); i++)
+        {
+            final Thread thread = running.get(i);
+            if (null != thread)
+            {
+                thread.interrupt();
+            }
+        }
+    }
+
+    private static void awaitEnd(final ExecutorService pool)
+    {
+        try
+        {
+            pool.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 

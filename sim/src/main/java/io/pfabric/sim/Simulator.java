@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
 
 /**
  * A packet-level discrete-event simulation of a leaf-spine or fat-tree fabric on virtual nanoseconds that runs the
@@ -536,12 +537,14 @@ public final class Simulator
     }
 
     /**
-     * {@link #run(List, long)}, reporting progress every five seconds of wall time.
+     * {@link #run(List, long)}, reporting progress every five seconds of wall time. A run whose thread is
+     * interrupted stops at its next progress check, every 65,536 events.
      *
      * @param trace    the flows; host indices are the fabric's.
      * @param limitNs  virtual time at which to give up.
      * @param progress told how the run is going.
      * @return the records.
+     * @throws CancellationException if the thread was interrupted.
      */
     public Result run(final List<WorkloadTrace.FlowSpec> trace, final long limitNs, final Progress progress)
     {
@@ -569,6 +572,10 @@ public final class Simulator
             currentOrder = events.order();
             if (0 == (++processed & PROGRESS_CHECK_MASK))
             {
+                if (Thread.currentThread().isInterrupted())
+                {
+                    throw new CancellationException("the run was interrupted at " + nowNs + " ns virtual");
+                }
                 reporter.check(completed[0], flows.length, nowNs, processed, deliveredBytes, totalBytes);
             }
             final int node = events.node();

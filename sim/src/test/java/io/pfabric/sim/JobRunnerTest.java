@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -153,6 +154,49 @@ class JobRunnerTest
             jobs.set(2, () -> { throw third; });
             assertSame(third, assertThrows(IOException.class, () -> JobRunner.run(jobs, threads, "test-job")));
         }
+    }
+
+    @Test
+    void aFailureInterruptsALaterJobStillRunningAndTheRunEndsOnlyAfterIt()
+    {
+        final CountDownLatch secondRunning = new CountDownLatch(1);
+        final AtomicBoolean secondInterrupted = new AtomicBoolean();
+        final AtomicBoolean secondEnded = new AtomicBoolean();
+        final IOException first = new IOException("first");
+        final List<JobRunner.Job<Void>> jobs = List.of(
+            () ->
+            {
+                awaitBeside(secondRunning);
+                throw first;
+            },
+            () ->
+            {
+                try
+                {
+                    secondRunning.countDown();
+                    final long giveUpNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() - giveUpNs < 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    secondInterrupted.set(Thread.currentThread().isInterrupted());
+                    // winding down takes a while, as writing what a run has so far would
+                    final long windDownEndNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                    while (System.nanoTime() - windDownEndNs < 0)
+                    {
+                        Thread.onSpinWait();
+                    }
+                    return null;
+                }
+                finally
+                {
+                    secondEnded.set(true);
+                }
+            });
+
+        assertSame(first, assertThrows(IOException.class, () -> JobRunner.run(jobs, 2, "test-job")));
+        assertTrue(secondEnded.get(), "the run ended while a job still ran");
+        assertTrue(secondInterrupted.get(), "the later job was not interrupted");
     }
 
     @Test

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimulatorTest
@@ -117,6 +119,27 @@ class SimulatorTest
             assertEquals(first.records()[i].endNs(), second.records()[i].endNs(), "flow " + i);
         }
         assertEquals(first.events(), second.events());
+    }
+
+    @Test
+    void aRunOnAnInterruptedThreadStopsAtItsFirstProgressCheck()
+    {
+        final SimFabric fabric = SimFabric.paper().withShape(1, 3, 0);
+        final List<WorkloadTrace.FlowSpec> flows = List.of(new WorkloadTrace.FlowSpec(0, 1, 0, 20_000_000L, 0));
+        final Simulator.Result whole = new Simulator(fabric, TransportConfiguration.PAPER, 5).run(flows, SECOND_NS);
+        assertNotNull(whole.records()[0]);
+        assertTrue(whole.events() > 1 << 16, "the run passes a progress check: " + whole.events() + " events");
+
+        Thread.currentThread().interrupt();
+        try
+        {
+            final Simulator interrupted = new Simulator(fabric, TransportConfiguration.PAPER, 5);
+            assertThrows(CancellationException.class, () -> interrupted.run(flows, SECOND_NS));
+        }
+        finally
+        {
+            Thread.interrupted();
+        }
     }
 
     @Test
