@@ -335,7 +335,7 @@ public final class HostDaemon implements AutoCloseable
     {
         final DataPathPlacement placed = DataPathPlacement.placeHost();
         realtimeRefusal = DataPathScheduling.raiseCurrentThread(placed.apart());
-        placement = placed.description() + (null == realtimeRefusal ? ", SCHED_FIFO" : "");
+        placement = placed.description(realtimeRefusal);
         if (!open(ioFactory))
         {
             return;
@@ -387,7 +387,7 @@ public final class HostDaemon implements AutoCloseable
             for (final HostDaemon daemon : serving)
             {
                 daemon.realtimeRefusal = refusal;
-                daemon.placement = placed.description() + (null == refusal ? ", SCHED_FIFO" : "");
+                daemon.placement = placed.description(refusal);
             }
             while (!serving.isEmpty())
             {

@@ -209,7 +209,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public String placement()
     {
         final DataPathPlacement placed = placement;
-        return null == placed ? null : placed.description() + (null == realtimeRefusal ? ", SCHED_FIFO" : "");
+        return null == placed ? null : placed.description(realtimeRefusal);
     }
 
     /**

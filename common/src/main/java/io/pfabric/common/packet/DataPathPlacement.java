@@ -176,6 +176,17 @@ public final class DataPathPlacement implements AutoCloseable
     }
 
     /**
+     * {@link #description()}, followed by ", SCHED_FIFO" if the thread runs real-time.
+     *
+     * @param realtimeRefusal why the thread does not run real-time ({@link DataPathScheduling}), or null if it does.
+     * @return the description.
+     */
+    public String description(final String realtimeRefusal)
+    {
+        return null == realtimeRefusal ? description + ", SCHED_FIFO" : description;
+    }
+
+    /**
      * Give the core up: remove its record. The thread stays pinned.
      */
     public void close()

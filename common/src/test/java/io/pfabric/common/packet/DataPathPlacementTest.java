@@ -83,6 +83,8 @@ class DataPathPlacementTest
             assertEquals(1, forwarderCores[0].cardinality(), "the forwarder's thread runs on one core");
             assertTrue(forwarderCores[0].get(highest), "the highest: " + forwarderCores[0]);
             assertTrue(forwarder.description().startsWith("on core " + highest), forwarder.description());
+            assertEquals(forwarder.description() + ", SCHED_FIFO", forwarder.description(null), "runs real-time");
+            assertEquals(forwarder.description(), forwarder.description("not permitted"), "does not");
 
             final BitSet hostCores = onNewThread(() ->
             {
