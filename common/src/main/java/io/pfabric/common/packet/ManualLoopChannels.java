@@ -95,17 +95,30 @@ public final class ManualLoopChannels
     public static ByteBuf newDatagram(final Channel channel, final int length, final UnsafeBuffer view)
     {
         final ByteBuf datagram = channel.alloc().directBuffer(length);
-        final int at = datagram.writerIndex();
-        if (datagram.hasMemoryAddress())
+        append(datagram, length, view);
+        return datagram;
+    }
+
+    /**
+     * Count a number of bytes after a buffer's written ones as written, with a view over them for the caller to
+     * fill.
+     *
+     * @param buffer a direct buffer with room for them.
+     * @param length bytes to add.
+     * @param view   wrapped over the added bytes.
+     */
+    public static void append(final ByteBuf buffer, final int length, final UnsafeBuffer view)
+    {
+        final int at = buffer.writerIndex();
+        if (buffer.hasMemoryAddress())
         {
-            view.wrap(datagram.memoryAddress() + at, length);
+            view.wrap(buffer.memoryAddress() + at, length);
         }
         else
         {
-            view.wrap(datagram.nioBuffer(at, length));
+            view.wrap(buffer.nioBuffer(at, length));
         }
-        datagram.writerIndex(at + length);
-        return datagram;
+        buffer.writerIndex(at + length);
     }
 
     /**

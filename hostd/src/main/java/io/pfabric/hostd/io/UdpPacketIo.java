@@ -7,8 +7,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.ManualIoEventLoop;
 import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.unix.SegmentedDatagramPacket;
 import io.pfabric.common.packet.ManualLoopChannels;
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.wire.Ipv4Flyweight;
@@ -29,7 +31,12 @@ import java.util.List;
  * source address and port. Several hosts' sockets may share one loop, and so one thread and one wait
  * ({@link UdpIoGroup}).
  * <p>
- * Per packet sent, Netty allocates a {@link DatagramPacket} envelope; the payload goes into a pooled direct buffer.
+ * Over epoll, packets of one length written one after another to one host leave as one UDP GSO send
+ * ({@code UDP_SEGMENT}, Netty's {@link SegmentedDatagramPacket}) of up to {@link #MAX_SEGMENTS} datagrams: the kernel
+ * takes them through the socket and IP layers once and cuts them into datagrams at the interface, each datagram one
+ * packet as written. A flow's data packets and its ACKs without SACK blocks are such runs. The system property
+ * {@code pfabric.udp.gso=false} sends every packet as a datagram of its own ({@link DatagramPacket}, as over
+ * io_uring). A full UDP GSO send goes to the kernel at once, the rest at {@link #flush}.
  * Received datagrams arrive in pooled direct buffers that are released after the handler returns.
  */
 public final class UdpPacketIo implements PacketIo
@@ -37,6 +44,12 @@ public final class UdpPacketIo implements PacketIo
     private static final int RECEIVE_BUFFER_LENGTH = 2_048;
     private static final int RECEIVE_BATCH = 16;
     private static final int SOCKET_BUFFER_LENGTH = 4 * 1024 * 1024;
+    private static final int MAX_UDP_PAYLOAD_LENGTH = 65_535 - Ipv4Flyweight.HEADER_LENGTH - UdpFlyweight.HEADER_LENGTH;
+
+    /**
+     * The most datagrams one UDP GSO send carries (the kernel's {@code UDP_MAX_SEGMENTS} is at least this).
+     */
+    public static final int MAX_SEGMENTS = 64;
 
     /**
      * The longest packet a 1500-byte MTU carries unfragmented: less the IPv4 and UDP headers.
@@ -50,6 +63,13 @@ public final class UdpPacketIo implements PacketIo
     private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
+    private final boolean segmenting;
+    private ByteBuf batch;
+    private int batchHost;
+    private int batchSegmentLength;
+    private int batchSegments;
+    private int batchCapacitySegments;
+    private long segmentedSends;
     private InboundHandler handler;
     private int taken;
     private long packetsSent;
@@ -59,8 +79,9 @@ public final class UdpPacketIo implements PacketIo
     private long unknownSourceDrops;
 
     private UdpPacketIo(final ManualIoEventLoop loop, final boolean ownsLoop, final DatagramChannel channel,
-        final List<InetSocketAddress> hosts)
+        final List<InetSocketAddress> hosts, final boolean segmenting)
     {
+        this.segmenting = segmenting;
         this.loop = loop;
         this.ownsLoop = ownsLoop;
         this.channel = channel;
@@ -136,7 +157,10 @@ public final class UdpPacketIo implements PacketIo
         }
         channel.config().setOption(ChannelOption.SO_RCVBUF, SOCKET_BUFFER_LENGTH);
         channel.config().setOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_LENGTH);
-        final UdpPacketIo io = new UdpPacketIo(loop, ownsLoop, channel, hosts);
+        final boolean segmenting = NettyTransport.EPOLL == transport &&
+            EpollDatagramChannel.isSegmentedDatagramPacketSupported() &&
+            !"false".equalsIgnoreCase(System.getProperty("pfabric.udp.gso"));
+        final UdpPacketIo io = new UdpPacketIo(loop, ownsLoop, channel, hosts, segmenting);
         channel.pipeline().addLast(io.new Inbound());
         try
         {
@@ -221,7 +245,7 @@ public final class UdpPacketIo implements PacketIo
     {
         if (dscp != socketDscp && channel.isActive())
         {
-            channel.flush();
+            flush();
             channel.config().setOption(ChannelOption.IP_TOS, (dscp & 0x3F) << 2);
             socketDscp = dscp;
         }
@@ -230,11 +254,46 @@ public final class UdpPacketIo implements PacketIo
             sendFailures++;
             return false;
         }
-        final ByteBuf payload = ManualLoopChannels.newDatagram(channel, length, txView);
+        if (batchSegments > 0 && (destinationHost != batchHost || length != batchSegmentLength))
+        {
+            writeBatch();
+        }
+        if (0 == batchSegments)
+        {
+            batchCapacitySegments = segmenting ? Math.min(MAX_SEGMENTS, MAX_UDP_PAYLOAD_LENGTH / length) : 1;
+            batch = channel.alloc().directBuffer(batchCapacitySegments * length);
+            batchHost = destinationHost;
+            batchSegmentLength = length;
+        }
+        ManualLoopChannels.append(batch, length, txView);
         txView.putBytes(0, buffer, offset, length);
-        channel.write(new DatagramPacket(payload, hosts[destinationHost]), channel.voidPromise());
+        batchSegments++;
         packetsSent++;
+        if (batchSegments == batchCapacitySegments)
+        {
+            writeBatch();
+            if (segmenting)
+            {
+                channel.flush();
+            }
+        }
         return true;
+    }
+
+    private void writeBatch()
+    {
+        final InetSocketAddress recipient = hosts[batchHost];
+        if (1 == batchSegments)
+        {
+            channel.write(new DatagramPacket(batch, recipient), channel.voidPromise());
+        }
+        else
+        {
+            channel.write(new SegmentedDatagramPacket(batch, batchSegmentLength, recipient), channel.voidPromise());
+            segmentedSends++;
+        }
+        batch = null;
+        batchSegments = 0;
     }
 
     /**
@@ -254,6 +313,10 @@ public final class UdpPacketIo implements PacketIo
      */
     public void flush()
     {
+        if (batchSegments > 0)
+        {
+            writeBatch();
+        }
         channel.flush();
     }
 
@@ -262,6 +325,12 @@ public final class UdpPacketIo implements PacketIo
      */
     public void close()
     {
+        if (null != batch)
+        {
+            batch.release();
+            batch = null;
+            batchSegments = 0;
+        }
         if (ownsLoop)
         {
             ManualLoopChannels.close(loop, channel);
@@ -291,6 +360,16 @@ public final class UdpPacketIo implements PacketIo
     public long packetsSent()
     {
         return packetsSent;
+    }
+
+    /**
+     * UDP GSO sends of more than one datagram.
+     *
+     * @return the count.
+     */
+    public long segmentedSends()
+    {
+        return segmentedSends;
     }
 
     /**

@@ -6,6 +6,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.DatagramPacket;
@@ -15,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -157,6 +159,77 @@ class UdpPacketIoTest
         try (DatagramSocket rebind = new DatagramSocket(hosts.get(0)))
         {
             assertTrue(rebind.isBound(), "closing released the port");
+        }
+    }
+
+    @Test
+    void runsOfOneLengthToOneHostLeaveAsUdpGsoSendsAndArriveAsTheirOwnDatagrams() throws Exception
+    {
+        final InetAddress loopback = InetAddress.getLoopbackAddress();
+        try (DatagramSocket receiver = new DatagramSocket(new InetSocketAddress(loopback, 0)))
+        {
+            receiver.setReceiveBufferSize(4 * 1024 * 1024);
+            receiver.setSoTimeout((int)RECEIVE_TIMEOUT.toMillis());
+            final List<InetSocketAddress> hosts = List.of(new InetSocketAddress(loopback, freePort()),
+                (InetSocketAddress)receiver.getLocalSocketAddress());
+            // 100 of 1,200 B (54 to a send at most: 65,507 B of UDP payload), 5 of 300 B, 1 of 1,200 B
+            final List<byte[]> payloads = new ArrayList<>();
+            final SplittableRandom random = new SplittableRandom(5);
+            for (int i = 0; i < 106; i++)
+            {
+                final byte[] payload = new byte[i < 100 || 105 == i ? 1_200 : 300];
+                random.nextBytes(payload);
+                payloads.add(payload);
+            }
+            for (final boolean segmenting : new boolean[] {true, false})
+            {
+                final String before = System.getProperty("pfabric.udp.gso");
+                System.setProperty("pfabric.udp.gso", Boolean.toString(segmenting));
+                final UdpPacketIo sender;
+                try
+                {
+                    sender = UdpPacketIo.open(hosts, 0, NettyTransport.EPOLL);
+                }
+                finally
+                {
+                    if (null == before)
+                    {
+                        System.clearProperty("pfabric.udp.gso");
+                    }
+                    else
+                    {
+                        System.setProperty("pfabric.udp.gso", before);
+                    }
+                }
+                try
+                {
+                    final UnsafeBuffer buffer = new UnsafeBuffer(new byte[2_048]);
+                    for (final byte[] payload : payloads)
+                    {
+                        buffer.putBytes(0, payload);
+                        while (!sender.send(1, buffer, 0, payload.length))
+                        {
+                            sender.flush();
+                        }
+                    }
+                    sender.flush();
+                    assertEquals(segmenting ? 3 : 0, sender.segmentedSends(), "UDP GSO sends of more than one");
+                    assertEquals(payloads.size(), sender.packetsSent());
+                    final byte[] into = new byte[2_048];
+                    for (int i = 0; i < payloads.size(); i++)
+                    {
+                        final DatagramPacket datagram = new DatagramPacket(into, into.length);
+                        receiver.receive(datagram);
+                        assertArrayEquals(payloads.get(i),
+                            Arrays.copyOf(datagram.getData(), datagram.getLength()),
+                            "datagram " + i + (segmenting ? " with" : " without") + " UDP GSO");
+                    }
+                }
+                finally
+                {
+                    sender.close();
+                }
+            }
         }
     }
 }
