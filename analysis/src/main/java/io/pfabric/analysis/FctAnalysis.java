@@ -173,4 +173,25 @@ public final class FctAnalysis
         final int rank = (int)Math.ceil(percentile / 100.0 * sorted.length);
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
+
+    /**
+     * The percentile of sorted values interpolated linearly between the two closest ranks, the way numpy and R (type
+     * 7) compute it by default: position k = (n - 1) * percentile / 100, the value at floor(k) plus the fraction of k
+     * of the step to the value at ceil(k).
+     *
+     * @param sorted     ascending.
+     * @param percentile 0 to 100.
+     * @return the value, NaN if there are none.
+     */
+    public static double percentileInterpolated(final double[] sorted, final double percentile)
+    {
+        if (0 == sorted.length)
+        {
+            return Double.NaN;
+        }
+        final double k = (sorted.length - 1) * (percentile / 100.0);
+        final int floor = (int)Math.floor(k);
+        final int ceiling = (int)Math.ceil(k);
+        return floor == ceiling ? sorted[floor] : sorted[floor] + (sorted[ceiling] - sorted[floor]) * (k - floor);
+    }
 }
