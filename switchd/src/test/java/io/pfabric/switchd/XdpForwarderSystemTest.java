@@ -2,6 +2,7 @@ package io.pfabric.switchd;
 
 import io.pfabric.common.os.KernelTcpTransfer;
 import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.packet.UmemFramePool;
 import io.pfabric.common.packet.XdpPort;
 import io.pfabric.common.topology.PortIo;
 import io.pfabric.dataplane.queue.DisciplineKind;
@@ -15,12 +16,17 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Kernel traffic between two hosts in their own namespaces through a forwarder on AF_XDP ports in a third: the
  * switch answers ARP and carries ping and a kernel TCP transfer, and when it stops no XDP program is left on its
- * interfaces. With the topology's routes, with one AF_XDP and one AF_PACKET port, and as a learning switch.
+ * interfaces. With the topology's routes, with one AF_XDP and one AF_PACKET port, and as a learning switch; and with
+ * three hosts, on three AF_XDP ports and on two AF_XDP ports and one AF_PACKET port. Where two or more ports are AF_XDP
+ * they share one UMEM, the transfer's frames crossed between them without a copy, and once the switch has closed the
+ * UMEM's pool holds every frame, none given back twice.
  */
 @Timeout(180)
 @RequiresNetns
@@ -46,14 +52,49 @@ class XdpForwarderSystemTest
 
     private void checkPortsAndTraffic(final int xdpPorts) throws Exception
     {
+        checkPortsAndTraffic(xdpPorts, 2);
+    }
+
+    /**
+     * Ports 1 to {@code xdpPorts} AF_XDP, the others up to {@code hosts} AF_PACKET; ping from host 1 to each other
+     * host, a transfer from host 1 to host 2 and, with three hosts, one from host 3 to host 1.
+     */
+    private void checkPortsAndTraffic(final int xdpPorts, final int hosts) throws Exception
+    {
+        final boolean sharing = xdpPorts >= 2;
         for (int host = 1; host <= xdpPorts; host++)
         {
             final XdpPort port = assertInstanceOf(XdpPort.class, fabric.port(host).io());
             assertEquals("native, copy", port.attachMode(), "veth has native XDP and no zero copy");
+            assertEquals(sharing ? "shared UMEM" : "own UMEM", port.umemDescription());
+            assertEquals(sharing, fabric.forwarder().queuesUmemFrames(host - 1));
         }
-        for (int host = xdpPorts + 1; host <= 2; host++)
+        for (int host = xdpPorts + 1; host <= hosts; host++)
         {
             assertInstanceOf(PacketPort.class, fabric.port(host).io());
+            assertFalse(fabric.forwarder().queuesUmemFrames(host - 1));
+        }
+        final UmemFramePool pool = sharing ? fabric.forwarder().sharedUmem().pool() : null;
+        if (sharing)
+        {
+            assertNotNull(pool);
+        }
+        else
+        {
+            assertNull(fabric.forwarder().sharedUmem());
+        }
+        for (int host = 3; host <= hosts; host++)
+        {
+            final String ping = Namespaces.exec(fabric.host(1), "ping", "-c", "3", "-i", "0.2", "-W", "2",
+                "10.0.0." + host);
+            assertTrue(ping.contains("3 received"), ping);
+        }
+        if (hosts >= 3)
+        {
+            final String[] reports = KernelTcpTransfer.run(fabric.host(1), fabric.host(3), "10.0.0.1", 5003,
+                TRANSFER_LENGTH, 13, fabric.threads());
+            assertEquals(reports[0], reports[1], "bytes and SHA-256 sent and received, host 3 to host 1");
+            assertTrue(reports[0].startsWith(TRANSFER_LENGTH + " "), reports[0]);
         }
         final String h1 = fabric.host(1);
         final String h2 = fabric.host(2);
@@ -71,7 +112,19 @@ class XdpForwarderSystemTest
         final long received = fabric.port(1).counters().get(PortCounter.RECEIVED_FRAMES) +
             fabric.port(2).counters().get(PortCounter.RECEIVED_FRAMES);
         assertTrue(received >= TRANSFER_LENGTH / 1500, "frames the AF_XDP ports received: " + received);
-        for (int host = 1; host <= 2; host++)
+        final long withoutCopy = fabric.port(1).counters().get(PortCounter.FORWARDED_WITHOUT_COPY);
+        if (sharing)
+        {
+            assertTrue(withoutCopy >= TRANSFER_LENGTH / 1500,
+                "frames host 1 sent host 2 that crossed without a copy: " + withoutCopy);
+            assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
+            assertEquals(0, pool.doubleReturns(), "frames given back twice");
+        }
+        else
+        {
+            assertEquals(0, withoutCopy);
+        }
+        for (int host = 1; host <= hosts; host++)
         {
             final String link = Namespaces.exec(fabric.switchNamespace(), "ip", "link", "show",
                 fabric.port(host).io().interfaceName());
@@ -92,6 +145,21 @@ class XdpForwarderSystemTest
         fabric = new StarFabric(2, 0, DisciplineKind.PFABRIC.cliName(), false, -1,
             List.of(PortIo.XDP, PortIo.PACKET));
         checkPortsAndTraffic(1);
+    }
+
+    @Test
+    void aSwitchWithThreeAfXdpPortsSharingOneUmemCarriesPingAndKernelTcp() throws Exception
+    {
+        fabric = new StarFabric(3, 0, DisciplineKind.PFABRIC.cliName(), false, -1, PortIo.XDP);
+        checkPortsAndTraffic(3, 3);
+    }
+
+    @Test
+    void aSwitchWithTwoAfXdpPortsOnOneUmemAndOneAfPacketPortCarriesPingAndKernelTcp() throws Exception
+    {
+        fabric = new StarFabric(3, 0, DisciplineKind.DROPTAIL.cliName(), false, -1,
+            List.of(PortIo.XDP, PortIo.XDP, PortIo.PACKET));
+        checkPortsAndTraffic(2, 3);
     }
 
     @Test
