@@ -4,14 +4,22 @@ import io.pfabric.common.os.KernelTcpTransfer;
 import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.UmemFramePool;
 import io.pfabric.common.packet.XdpPort;
+import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.PortIo;
+import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * interfaces. With the topology's routes, with one AF_XDP and one AF_PACKET port, and as a learning switch; and with
  * three hosts, on three AF_XDP ports and on two AF_XDP ports and one AF_PACKET port. Where two or more ports are AF_XDP
  * they share one UMEM, the transfer's frames crossed between them without a copy, and once the switch has closed the
- * UMEM's pool holds every frame, none given back twice.
+ * UMEM's pool holds every frame, none given back twice; also when a port's queue is replaced again and again under a
+ * transfer.
  */
 @Timeout(180)
 @RequiresNetns
@@ -160,6 +169,64 @@ class XdpForwarderSystemTest
         fabric = new StarFabric(3, 0, DisciplineKind.DROPTAIL.cliName(), false, -1,
             List.of(PortIo.XDP, PortIo.XDP, PortIo.PACKET));
         checkPortsAndTraffic(2, 3);
+    }
+
+    /**
+     * A port of the shared UMEM whose queue is replaced again and again while a transfer crosses it, as
+     * {@code switchctl discipline} does: the frames it held move into the new queue by their address, the transfer
+     * arrives intact, and every frame is back in the pool once the switch closed.
+     */
+    @Test
+    void framesQueuedByTheirUmemAddressMoveIntoANewQueueAndAllComeBack() throws Exception
+    {
+        fabric = new StarFabric(2, 100_000_000L, DisciplineKind.PFABRIC.cliName(), false, -1, PortIo.XDP);
+        final Forwarder forwarder = fabric.forwarder();
+        final SwitchPort toH2 = fabric.port(2);
+        final UmemFramePool pool = forwarder.sharedUmem().pool();
+        final AtomicLong moved = new AtomicLong();
+        final CompletableFuture<String[]> transfer = CompletableFuture.supplyAsync(() ->
+        {
+            try
+            {
+                return KernelTcpTransfer.run(fabric.host(2), fabric.host(1), "10.0.0.2", 5002, TRANSFER_LENGTH, 17,
+                    fabric.threads());
+            }
+            catch (final Exception ex)
+            {
+                throw new CompletionException(ex);
+            }
+        }, fabric.threads());
+        int replaced = 0;
+        String[] reports = null;
+        while (null == reports)
+        {
+            final QueueDiscipline queue = DisciplineKind.newQueue(
+                DisciplineSpec.parse(0 == replaced % 2 ? DisciplineKind.DROPTAIL.cliName() :
+                    DisciplineKind.PFABRIC.cliName()), 0, toH2.queue().maxFrameLength(),
+                toH2.queue().maxFrameLength(), TrafficClasses.DEFAULT);
+            if (forwarder.offer(() ->
+            {
+                moved.addAndGet(toH2.queue().packetCount());
+                forwarder.replaceQueue(toH2, queue);
+            }))
+            {
+                replaced++;
+            }
+            try
+            {
+                reports = transfer.get(20, TimeUnit.MILLISECONDS);
+            }
+            catch (final TimeoutException ex)
+            {
+                assertFalse(transfer.isCompletedExceptionally());
+            }
+        }
+        assertEquals(reports[0], reports[1], "bytes and SHA-256 sent and received");
+        assertTrue(reports[0].startsWith(TRANSFER_LENGTH + " "), reports[0]);
+        fabric.stop();
+        assertTrue(moved.get() > 0, "frames moved into a new queue, in " + replaced + " replacements");
+        assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
+        assertEquals(0, pool.doubleReturns(), "frames given back twice");
     }
 
     @Test
