@@ -285,8 +285,8 @@ public final class SwitchDaemon implements AutoCloseable
 
     /**
      * The UMEM for a switch's AF_XDP ports, if it has two or more: each port's rings' frames and as many as its buffer
-     * holds of the shortest frames, at most as many again. Null if it cannot be had: each port then finds out why as
-     * it opens.
+     * holds of the shortest frames, at most as many again. Null if it cannot be had (or a port's discipline is
+     * invalid): each port then finds out why as it opens, or its queue as it is made.
      */
     private static XdpUmem sharedUmem(final List<PortSpec> xdpPorts, final Overrides overrides)
     {
@@ -294,15 +294,19 @@ public final class SwitchDaemon implements AutoCloseable
         {
             return null;
         }
-        long frames = 0;
-        for (final PortSpec port : xdpPorts)
-        {
-            final long bufferLength = overrides.bufferLength() >= 0 ? overrides.bufferLength() : port.bufferLength();
-            frames += XdpUmem.PORT_FRAMES +
-                Math.min(Math.max(bufferLength, 0) / QueueDiscipline.MIN_FRAME_LENGTH + 1, XdpUmem.PORT_FRAMES);
-        }
         try
         {
+            long frames = 0;
+            for (final PortSpec port : xdpPorts)
+            {
+                final long bufferLength =
+                    overrides.bufferLength() >= 0 ? overrides.bufferLength() : port.bufferLength();
+                final String discipline = null != overrides.discipline() ? overrides.discipline() : port.discipline();
+                final long capacityLength = bufferLength > 0 ? bufferLength :
+                    DisciplineKind.byName(DisciplineSpec.parse(discipline).name()).defaultCapacityLength();
+                frames += XdpUmem.PORT_FRAMES +
+                    Math.min(capacityLength / QueueDiscipline.MIN_FRAME_LENGTH + 1, XdpUmem.PORT_FRAMES);
+            }
             return XdpUmem.create((int)frames);
         }
         catch (final PacketSocketException | RuntimeException ex)
