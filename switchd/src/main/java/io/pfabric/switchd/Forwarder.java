@@ -57,7 +57,9 @@ import java.util.function.Consumer;
  * received on such a port and queued at one is kept where the kernel placed it and later sent from there, so forwarding
  * between them copies nothing; a frame from a port of another kind, one flooded to several ports, or an ARP reply is
  * copied into a free UMEM frame once, where the queue of a port of the UMEM takes it. Every frame such a queue drops
- * goes back to the UMEM's pool at once, and so do those it holds when its interface goes or the switch closes.
+ * goes back to the UMEM's pool at once, and so do those it holds when its interface goes or the switch closes. A
+ * discipline that marks the frames it holds ({@link QueueDiscipline#marksFrames()}: ECN, PIAS) holds copies instead,
+ * at any port.
  */
 public final class Forwarder implements Agent, PacketHandler, FrameHandler
 {
@@ -109,11 +111,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final FrameHandler discard = (buffer, offset, length) -> { };
     private final XdpUmem umem;
     private final XdpPort[] umemPorts;
+    private final boolean[] queuesAddresses;
     private final UnsafeBuffer frameAddress = new UnsafeBuffer(new byte[Long.BYTES]);
     private final DropHandler giveBackDropped;
     private final FrameHandler giveBack;
     private boolean keepable;
-    private boolean requeueHeld;
+    private boolean requeueFromHeld;
+    private boolean requeueToHeld;
+    private int requeuePort;
     private final long[] malformedByReason = new long[ParseReason.COUNT];
     private final long[] backlogStartNs;
     private final int[] releasedThisCycle;
@@ -183,6 +188,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         }
         this.umem = shared;
         this.umemPorts = new XdpPort[ports.length];
+        this.queuesAddresses = new boolean[ports.length];
         final XdpUmem frames = shared;
         this.giveBack = null == frames ? discard : (buffer, offset, length) -> frames.give(buffer.getLong(offset));
         this.giveBackDropped = null == frames ? DropHandler.NONE : (buffer, offset, length, reason) ->
@@ -206,14 +212,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     }
 
     /**
-     * Whether a port's queue holds frames by their address in the switch's shared UMEM (its I/O is an AF_XDP port on
-     * it), with the queue's drops going back to the UMEM's pool; called when the port's I/O is set, its queue empty.
+     * Whether a port is on the switch's shared UMEM (its I/O is an AF_XDP port on it), and whether its queue then holds
+     * frames by their address, with the queue's drops going back to the UMEM's pool: unless its discipline marks
+     * frames. Called when the port's I/O is set, its queue empty.
      */
     private void attachToUmem(final int index)
     {
-        final boolean held = null != umem && ports[index].io() instanceof XdpPort xdp && umem == xdp.sharedUmem();
-        final boolean wasHeld = null != umemPorts[index];
-        umemPorts[index] = held ? (XdpPort)ports[index].io() : null;
+        final boolean onUmem = null != umem && ports[index].io() instanceof XdpPort xdp && umem == xdp.sharedUmem();
+        umemPorts[index] = onUmem ? (XdpPort)ports[index].io() : null;
+        final boolean held = onUmem && !ports[index].queue().marksFrames();
+        final boolean wasHeld = queuesAddresses[index];
+        queuesAddresses[index] = held;
         if (held)
         {
             ports[index].queue().dropHandler(giveBackDropped);
@@ -242,7 +251,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      */
     public boolean queuesUmemFrames(final int index)
     {
-        return null != umemPorts[index];
+        return queuesAddresses[index];
     }
 
     /**
@@ -253,7 +262,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     {
         for (int i = 0; i < ports.length; i++)
         {
-            if (null != umemPorts[i])
+            if (queuesAddresses[i])
             {
                 final QueueDiscipline queue = ports[i].queue();
                 while (!queue.isEmpty())
@@ -540,7 +549,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         port.interfaceGone(true);
         port.reopenAttempted(nowNs, false);
         final QueueDiscipline queue = port.queue();
-        final FrameHandler drain = null != umemPorts[index] ? giveBack : discard;
+        final FrameHandler drain = queuesAddresses[index] ? giveBack : discard;
         long dropped = 0;
         while (!queue.isEmpty())
         {
@@ -670,16 +679,26 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void replaceQueue(final SwitchPort port, final QueueDiscipline newQueue)
     {
         final QueueDiscipline oldQueue = port.queue();
-        requeueHeld = false;
+        int index = -1;
         for (int i = 0; i < ports.length; i++)
         {
-            if (port == ports[i] && null != umemPorts[i])
+            if (port == ports[i])
             {
-                requeueHeld = true;
-                newQueue.dropHandler(giveBackDropped);
+                index = i;
             }
         }
+        requeuePort = index;
+        requeueFromHeld = index >= 0 && queuesAddresses[index];
+        requeueToHeld = index >= 0 && null != umemPorts[index] && !newQueue.marksFrames();
+        if (requeueToHeld)
+        {
+            newQueue.dropHandler(giveBackDropped);
+        }
         port.queue(newQueue);
+        if (index >= 0)
+        {
+            queuesAddresses[index] = requeueToHeld;
+        }
         requeueTarget = newQueue;
         while (!oldQueue.isEmpty())
         {
@@ -688,17 +707,44 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         requeueTarget = null;
     }
 
+    /**
+     * Offer a frame of the old queue to the new one, with its priority read again from the frame: by its UMEM address
+     * from and to queues that hold addresses, else copied into the new queue, or into a free UMEM frame for it.
+     */
     private void requeue(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (requeueHeld)
+        if (requeueFromHeld || requeueToHeld)
         {
-            final int kind = parser.parse(umem.frames(), (int)buffer.getLong(offset), length);
+            final DirectBuffer frame = requeueFromHeld ? umem.frames() : buffer;
+            final int frameOffset = requeueFromHeld ? (int)buffer.getLong(offset) : offset;
+            final int kind = parser.parse(frame, frameOffset, length);
             final boolean pfabric = FrameKind.PFABRIC_IP == kind || FrameKind.PFABRIC_UDP == kind;
             final long priority = pfabric ? parser.priority() :
                 FrameKind.IPV4_OTHER == kind ? DEFAULT_IP_PRIORITY : CONTROL_PRIORITY;
             final long flowId = pfabric ? parser.flowId() : parser.flowHash();
-            requeueTarget.enqueue(buffer, offset, Long.BYTES, length, priority, flowId, parser.dscp(),
-                parser.pfabricFlags());
+            if (requeueFromHeld && requeueToHeld)
+            {
+                requeueTarget.enqueue(buffer, offset, Long.BYTES, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+            }
+            else if (requeueToHeld)
+            {
+                final long address = umem.copyIn(buffer, offset, length);
+                if (UmemFramePool.NO_FRAME == address)
+                {
+                    ports[requeuePort].counters().add(PortCounter.DROPPED_NO_UMEM_FRAME, 1);
+                    return;
+                }
+                frameAddress.putLong(0, address);
+                requeueTarget.enqueue(frameAddress, 0, Long.BYTES, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+            }
+            else
+            {
+                requeueTarget.enqueue(frame, frameOffset, length, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+                umem.give(frameOffset);
+            }
             return;
         }
         final int kind = parser.parse(buffer, offset, length);
@@ -755,12 +801,11 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         final SwitchPort port = ports[transmitting];
-        final XdpPort umemPort = umemPorts[transmitting];
-        if (null != umemPort)
+        if (queuesAddresses[transmitting])
         {
             final long address = buffer.getLong(offset);
             departing.parse(umem.frames(), (int)address, length);
-            umemPort.transmitHeld(address, length);
+            umemPorts[transmitting].transmitHeld(address, length);
         }
         else
         {
@@ -834,7 +879,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         {
             backlogStartNs[index] = arrivalNs;
         }
-        if (null != umemPorts[index])
+        if (queuesAddresses[index])
         {
             enqueueHeld(index, buffer, offset, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
         }
@@ -984,7 +1029,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
             backlogStartNs[ingress] = arrivalNs;
         }
         final int replyLength = Math.max(ARP_FRAME_LENGTH, QueueDiscipline.MIN_FRAME_LENGTH);
-        if (null != umemPorts[ingress])
+        if (queuesAddresses[ingress])
         {
             keepable = false;
             enqueueHeld(ingress, reply, 0, replyLength, CONTROL_PRIORITY, 0, 0, 0);

@@ -173,8 +173,9 @@ class XdpForwarderSystemTest
 
     /**
      * A port of the shared UMEM whose queue is replaced again and again while a transfer crosses it, as
-     * {@code switchctl discipline} does: the frames it held move into the new queue by their address, the transfer
-     * arrives intact, and every frame is back in the pool once the switch closed.
+     * {@code switchctl discipline} does, by drop-tail, ECN (which marks frames, so holds copies) and pFabric in turn:
+     * the frames it held move into the new queue, by their address or copied, the transfer arrives intact, and every
+     * frame is back in the pool once the switch closed.
      */
     @Test
     void framesQueuedByTheirUmemAddressMoveIntoANewQueueAndAllComeBack() throws Exception
@@ -200,10 +201,14 @@ class XdpForwarderSystemTest
         String[] reports = null;
         while (null == reports)
         {
-            final QueueDiscipline queue = DisciplineKind.newQueue(
-                DisciplineSpec.parse(0 == replaced % 2 ? DisciplineKind.DROPTAIL.cliName() :
-                    DisciplineKind.PFABRIC.cliName()), 0, toH2.queue().maxFrameLength(),
-                toH2.queue().maxFrameLength(), TrafficClasses.DEFAULT);
+            final DisciplineKind kind = switch (replaced % 3)
+            {
+                case 0 -> DisciplineKind.DROPTAIL;
+                case 1 -> DisciplineKind.ECN;
+                default -> DisciplineKind.PFABRIC;
+            };
+            final QueueDiscipline queue = DisciplineKind.newQueue(DisciplineSpec.parse(kind.cliName()), 0,
+                toH2.queue().maxFrameLength(), toH2.queue().maxFrameLength(), TrafficClasses.DEFAULT);
             if (forwarder.offer(() ->
             {
                 moved.addAndGet(toH2.queue().packetCount());
@@ -225,6 +230,31 @@ class XdpForwarderSystemTest
         assertTrue(reports[0].startsWith(TRANSFER_LENGTH + " "), reports[0]);
         fabric.stop();
         assertTrue(moved.get() > 0, "frames moved into a new queue, in " + replaced + " replacements");
+        assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
+        assertEquals(0, pool.doubleReturns(), "frames given back twice");
+    }
+
+    /**
+     * ECN marks the frames it holds, so on ports of the shared UMEM its queues hold copies: frames are received in
+     * the UMEM and copied into the queue, and sent by a copy into a free UMEM frame.
+     */
+    @Test
+    void aDisciplineThatMarksFramesQueuesCopiesOnTheSharedUmem() throws Exception
+    {
+        fabric = new StarFabric(2, 0, DisciplineKind.ECN.cliName(), false, -1, PortIo.XDP);
+        for (int host = 1; host <= 2; host++)
+        {
+            final XdpPort port = assertInstanceOf(XdpPort.class, fabric.port(host).io());
+            assertEquals("shared UMEM", port.umemDescription());
+            assertFalse(fabric.forwarder().queuesUmemFrames(host - 1));
+        }
+        final UmemFramePool pool = fabric.forwarder().sharedUmem().pool();
+        final String[] reports = KernelTcpTransfer.run(fabric.host(2), fabric.host(1), "10.0.0.2", 5004,
+            TRANSFER_LENGTH, 19, fabric.threads());
+        assertEquals(reports[0], reports[1], "bytes and SHA-256 sent and received");
+        assertTrue(reports[0].startsWith(TRANSFER_LENGTH + " "), reports[0]);
+        fabric.stop();
+        assertEquals(0, fabric.port(1).counters().get(PortCounter.FORWARDED_WITHOUT_COPY));
         assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
         assertEquals(0, pool.doubleReturns(), "frames given back twice");
     }
