@@ -276,7 +276,7 @@ public final class SwitchdCommand implements Callable<Integer>
             {
                 final SwitchPort port = daemon.port(i);
                 err.printf(Locale.ROOT, "  %s on %s%s: %s, %,d B buffer, %s%n", port.name(), port.io().interfaceName(),
-                    port.io() instanceof XdpPort xdp ? " (AF_XDP, " + xdp.attachMode() +
+                    port.io() instanceof XdpPort xdp ? " (AF_XDP, " + xdp.attachMode() + ", " + xdp.umemDescription() +
                         (xdp.staleProgramDetached() ? "; took off a stale XDP program a stopped process left" : "") +
                         ")" : "",
                     port.queue().name(), port.queue().capacityLength(),

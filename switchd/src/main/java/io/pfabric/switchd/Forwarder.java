@@ -5,7 +5,9 @@ import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.packet.InterfaceWatch;
 import io.pfabric.common.packet.PacketSocketException;
+import io.pfabric.common.packet.UmemFramePool;
 import io.pfabric.common.packet.XdpPort;
+import io.pfabric.common.packet.XdpUmem;
 import io.pfabric.common.packet.TimerSlack;
 import io.pfabric.common.packet.PacketHandler;
 import io.pfabric.common.status.CounterSet;
@@ -15,6 +17,7 @@ import io.pfabric.common.wire.FrameKind;
 import io.pfabric.common.wire.FrameParser;
 import io.pfabric.common.wire.ParseReason;
 import io.pfabric.dataplane.pacer.EgressPacer;
+import io.pfabric.dataplane.queue.DropHandler;
 import io.pfabric.dataplane.queue.FrameHandler;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.switchd.table.ForwardingTable;
@@ -48,6 +51,15 @@ import java.util.function.Consumer;
  * polling instead of sleeping past the next departure. {@link ForwarderIdleStrategy} instead asks
  * {@link #idleWaitNs(long)} how long the forwarder may sleep, and sleeps in its ports until then unless a frame comes
  * first: a paced switch then spins only while its next departure is too close to sleep for.
+ * <p>
+ * AF_XDP ports on the switch's shared UMEM ({@link XdpPort#openShared}) queue frames by their address in the UMEM:
+ * their queues hold the eight bytes of the address, and the frame's length, priority and class as any other's. A frame
+ * received on such a port and queued at one is kept where the kernel placed it and later sent from there, so forwarding
+ * between them copies nothing; a frame from a port of another kind, one flooded to several ports, or an ARP reply is
+ * copied into a free UMEM frame once, where the queue of a port of the UMEM takes it. Every frame such a queue drops
+ * goes back to the UMEM's pool at once, and so do those it holds when its interface goes or the switch closes. A
+ * discipline that marks the frames it holds ({@link QueueDiscipline#marksFrames()}: ECN, PIAS) holds copies instead,
+ * at any port.
  */
 public final class Forwarder implements Agent, PacketHandler, FrameHandler
 {
@@ -97,6 +109,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final UnsafeBuffer reply = new UnsafeBuffer(new byte[64]);
     private final FrameHandler discard = (buffer, offset, length) -> { };
+    private final XdpUmem umem;
+    private final XdpPort[] umemPorts;
+    private final boolean[] queuesAddresses;
+    private final UnsafeBuffer frameAddress = new UnsafeBuffer(new byte[Long.BYTES]);
+    private final DropHandler giveBackDropped;
+    private final FrameHandler giveBack;
+    private boolean keepable;
+    private boolean requeueFromHeld;
+    private boolean requeueToHeld;
+    private int requeuePort;
     private final long[] malformedByReason = new long[ParseReason.COUNT];
     private final long[] backlogStartNs;
     private final int[] releasedThisCycle;
@@ -156,12 +178,99 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final NanoClock clock)
     {
         this.ports = ports.clone();
+        XdpUmem shared = null;
+        for (final SwitchPort port : ports)
+        {
+            if (null == shared && port.io() instanceof XdpPort xdp)
+            {
+                shared = xdp.sharedUmem();
+            }
+        }
+        this.umem = shared;
+        this.umemPorts = new XdpPort[ports.length];
+        this.queuesAddresses = new boolean[ports.length];
+        final XdpUmem frames = shared;
+        this.giveBack = null == frames ? discard : (buffer, offset, length) -> frames.give(buffer.getLong(offset));
+        this.giveBackDropped = null == frames ? DropHandler.NONE : (buffer, offset, length, reason) ->
+        {
+            final long address = buffer.getLong(offset);
+            if (UmemFramePool.NO_FRAME != address)
+            {
+                frames.give(address);
+            }
+        };
+        for (int i = 0; i < ports.length; i++)
+        {
+            attachToUmem(i);
+        }
         this.backlogStartNs = new long[ports.length];
         this.releasedThisCycle = new int[ports.length];
         this.table = table;
         this.macTable = macTable;
         this.spray = spray;
         this.clock = clock;
+    }
+
+    /**
+     * Whether a port is on the switch's shared UMEM (its I/O is an AF_XDP port on it), and whether its queue then holds
+     * frames by their address, with the queue's drops going back to the UMEM's pool: unless its discipline marks
+     * frames. Called when the port's I/O is set, its queue empty.
+     */
+    private void attachToUmem(final int index)
+    {
+        final boolean onUmem = null != umem && ports[index].io() instanceof XdpPort xdp && umem == xdp.sharedUmem();
+        umemPorts[index] = onUmem ? (XdpPort)ports[index].io() : null;
+        final boolean held = onUmem && !ports[index].queue().marksFrames();
+        final boolean wasHeld = queuesAddresses[index];
+        queuesAddresses[index] = held;
+        if (held)
+        {
+            ports[index].queue().dropHandler(giveBackDropped);
+        }
+        else if (wasHeld)
+        {
+            ports[index].queue().dropHandler(DropHandler.NONE);
+        }
+    }
+
+    /**
+     * The UMEM the switch's AF_XDP ports share.
+     *
+     * @return the UMEM, or null if no port is on a shared one.
+     */
+    public XdpUmem sharedUmem()
+    {
+        return umem;
+    }
+
+    /**
+     * Whether a port's queue holds its frames in the switch's shared UMEM, by their address.
+     *
+     * @param index of the port.
+     * @return true if it does.
+     */
+    public boolean queuesUmemFrames(final int index)
+    {
+        return queuesAddresses[index];
+    }
+
+    /**
+     * Give every frame the queues hold in the shared UMEM back to its pool, emptying those queues: when the switch
+     * closes. Forwarder thread, or any thread once the forwarder has stopped.
+     */
+    public void giveBackQueuedFrames()
+    {
+        for (int i = 0; i < ports.length; i++)
+        {
+            if (queuesAddresses[i])
+            {
+                final QueueDiscipline queue = ports[i].queue();
+                while (!queue.isEmpty())
+                {
+                    queue.dequeue(giveBack);
+                }
+            }
+        }
     }
 
     /**
@@ -217,6 +326,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      */
     public void onClose()
     {
+        giveBackQueuedFrames();
         for (final SwitchPort port : ports)
         {
             port.io().close();
@@ -405,16 +515,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
 
     private void checkLinks(final long nowNs)
     {
-        for (final SwitchPort port : ports)
+        for (int i = 0; i < ports.length; i++)
         {
+            final SwitchPort port = ports[i];
             final InterfaceWatch watch = port.watch();
             if (null != watch)
             {
                 if (!port.interfaceGone() && watch.index() != port.io().interfaceIndex())
                 {
-                    loseInterface(port, nowNs);
+                    loseInterface(i, nowNs);
                 }
-                if (port.interfaceGone() && !reopen(port, nowNs))
+                if (port.interfaceGone() && !reopen(i, nowNs))
                 {
                     continue;
                 }
@@ -428,8 +539,9 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         }
     }
 
-    private void loseInterface(final SwitchPort port, final long nowNs)
+    private void loseInterface(final int index, final long nowNs)
     {
+        final SwitchPort port = ports[index];
         final FramePort lost = port.io();
         updateStatistics(port);
         lost.close();
@@ -437,12 +549,14 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         port.interfaceGone(true);
         port.reopenAttempted(nowNs, false);
         final QueueDiscipline queue = port.queue();
+        final FrameHandler drain = queuesAddresses[index] ? giveBack : discard;
         long dropped = 0;
         while (!queue.isEmpty())
         {
-            queue.dequeue(discard);
+            queue.dequeue(drain);
             dropped++;
         }
+        attachToUmem(index);
         port.counters().add(PortCounter.DROPPED_INTERFACE_GONE, dropped);
         port.counters().add(PortCounter.INTERFACE_LOSSES, 1);
         if (port.linkUp())
@@ -460,8 +574,9 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
      *
      * @return true if the port is open again.
      */
-    private boolean reopen(final SwitchPort port, final long nowNs)
+    private boolean reopen(final int index, final long nowNs)
     {
+        final SwitchPort port = ports[index];
         final InterfaceWatch watch = port.watch();
         if (port.reopenDeadlineNs() - nowNs > 0 || !watch.up())
         {
@@ -487,11 +602,13 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         io.claim();
         final long openNs = clock.nanoTime() - openStartNs;
         port.io(io);
+        attachToUmem(index);
         port.interfaceGone(false);
         port.counters().add(PortCounter.REOPENS, 1);
         portsVersion++;
         notices.accept("port " + port.name() + ": opened again on the new " + io.interfaceName() + " (index " +
-            io.interfaceIndex() + (io instanceof XdpPort xdp ? ", AF_XDP, " + xdp.attachMode() : ", AF_PACKET") +
+            io.interfaceIndex() + (io instanceof XdpPort xdp ? ", AF_XDP, " + xdp.attachMode() + ", " +
+            xdp.umemDescription() : ", AF_PACKET") +
             ") in " + String.format(Locale.ROOT, "%.1f", openNs / 1e6) + " ms");
         return true;
     }
@@ -562,7 +679,26 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void replaceQueue(final SwitchPort port, final QueueDiscipline newQueue)
     {
         final QueueDiscipline oldQueue = port.queue();
+        int index = -1;
+        for (int i = 0; i < ports.length; i++)
+        {
+            if (port == ports[i])
+            {
+                index = i;
+            }
+        }
+        requeuePort = index;
+        requeueFromHeld = index >= 0 && queuesAddresses[index];
+        requeueToHeld = index >= 0 && null != umemPorts[index] && !newQueue.marksFrames();
+        if (requeueToHeld)
+        {
+            newQueue.dropHandler(giveBackDropped);
+        }
         port.queue(newQueue);
+        if (index >= 0)
+        {
+            queuesAddresses[index] = requeueToHeld;
+        }
         requeueTarget = newQueue;
         while (!oldQueue.isEmpty())
         {
@@ -571,8 +707,46 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         requeueTarget = null;
     }
 
+    /**
+     * Offer a frame of the old queue to the new one, with its priority read again from the frame: by its UMEM address
+     * from and to queues that hold addresses, else copied into the new queue, or into a free UMEM frame for it.
+     */
     private void requeue(final DirectBuffer buffer, final int offset, final int length)
     {
+        if (requeueFromHeld || requeueToHeld)
+        {
+            final DirectBuffer frame = requeueFromHeld ? umem.frames() : buffer;
+            final int frameOffset = requeueFromHeld ? (int)buffer.getLong(offset) : offset;
+            final int kind = parser.parse(frame, frameOffset, length);
+            final boolean pfabric = FrameKind.PFABRIC_IP == kind || FrameKind.PFABRIC_UDP == kind;
+            final long priority = pfabric ? parser.priority() :
+                FrameKind.IPV4_OTHER == kind ? DEFAULT_IP_PRIORITY : CONTROL_PRIORITY;
+            final long flowId = pfabric ? parser.flowId() : parser.flowHash();
+            if (requeueFromHeld && requeueToHeld)
+            {
+                requeueTarget.enqueue(buffer, offset, Long.BYTES, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+            }
+            else if (requeueToHeld)
+            {
+                final long address = umem.copyIn(buffer, offset, length);
+                if (UmemFramePool.NO_FRAME == address)
+                {
+                    ports[requeuePort].counters().add(PortCounter.DROPPED_NO_UMEM_FRAME, 1);
+                    return;
+                }
+                frameAddress.putLong(0, address);
+                requeueTarget.enqueue(frameAddress, 0, Long.BYTES, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+            }
+            else
+            {
+                requeueTarget.enqueue(frame, frameOffset, length, length, priority, flowId, parser.dscp(),
+                    parser.pfabricFlags());
+                umem.give(frameOffset);
+            }
+            return;
+        }
         final int kind = parser.parse(buffer, offset, length);
         final boolean pfabric = FrameKind.PFABRIC_IP == kind || FrameKind.PFABRIC_UDP == kind;
         final long priority = pfabric ? parser.priority() :
@@ -600,6 +774,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final SwitchPort port = ports[ingress];
         final long stampedNs = port.io().arrivalNs();
         arrivalNs = FramePort.UNKNOWN_ARRIVAL == stampedNs || stampedNs - receiveNs > 0 ? receiveNs : stampedNs;
+        keepable = null != umemPorts[ingress];
         if (null != macTable)
         {
             learnAndSwitch(buffer, offset, length);
@@ -626,8 +801,17 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
     public void onFrame(final DirectBuffer buffer, final int offset, final int length)
     {
         final SwitchPort port = ports[transmitting];
-        port.io().transmit(buffer, offset, length);
-        departing.parse(buffer, offset, length);
+        if (queuesAddresses[transmitting])
+        {
+            final long address = buffer.getLong(offset);
+            departing.parse(umem.frames(), (int)address, length);
+            umemPorts[transmitting].transmitHeld(address, length);
+        }
+        else
+        {
+            port.io().transmit(buffer, offset, length);
+            departing.parse(buffer, offset, length);
+        }
         port.transmitted(departing.dscp(), length, departing.pfabricPayloadLength());
     }
 
@@ -695,7 +879,54 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         {
             backlogStartNs[index] = arrivalNs;
         }
-        queue.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
+        if (queuesAddresses[index])
+        {
+            enqueueHeld(index, buffer, offset, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
+        }
+        else
+        {
+            queue.enqueue(buffer, offset, length, length, priority, flowId, parser.dscp(), parser.pfabricFlags());
+        }
+    }
+
+    /**
+     * Queue a frame at a port of the shared UMEM by its address: the frame being received, as it is, if it is in the
+     * UMEM and not yet queued elsewhere; else a copy in a free UMEM frame. A frame too long for the queue is offered
+     * without a frame, for the queue to count as dropped.
+     */
+    private void enqueueHeld(
+        final int index,
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final long priority,
+        final long flowId,
+        final int dscp,
+        final int pfabricFlags)
+    {
+        final QueueDiscipline queue = ports[index].queue();
+        final long address;
+        if (length > queue.maxFrameLength())
+        {
+            address = UmemFramePool.NO_FRAME;
+        }
+        else if (keepable)
+        {
+            keepable = false;
+            address = umemPorts[ingress].keepReceived();
+            ports[ingress].counters().add(PortCounter.FORWARDED_WITHOUT_COPY, 1);
+        }
+        else
+        {
+            address = umem.copyIn(buffer, offset, length);
+            if (UmemFramePool.NO_FRAME == address)
+            {
+                ports[index].counters().add(PortCounter.DROPPED_NO_UMEM_FRAME, 1);
+                return;
+            }
+        }
+        frameAddress.putLong(0, address);
+        queue.enqueue(frameAddress, 0, Long.BYTES, length, priority, flowId, dscp, pfabricFlags);
     }
 
     /**
@@ -751,6 +982,7 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         final int egress = 0 != (destination & MULTICAST_BIT) ? MacTable.UNKNOWN : macTable.port(destination);
         if (MacTable.UNKNOWN == egress)
         {
+            keepable = false;
             for (int i = 0; i < ports.length; i++)
             {
                 if (i != ingress)
@@ -796,8 +1028,16 @@ public final class Forwarder implements Agent, PacketHandler, FrameHandler
         {
             backlogStartNs[ingress] = arrivalNs;
         }
-        port.queue().enqueue(reply, 0, Math.max(ARP_FRAME_LENGTH, QueueDiscipline.MIN_FRAME_LENGTH), CONTROL_PRIORITY,
-            0);
+        final int replyLength = Math.max(ARP_FRAME_LENGTH, QueueDiscipline.MIN_FRAME_LENGTH);
+        if (queuesAddresses[ingress])
+        {
+            keepable = false;
+            enqueueHeld(ingress, reply, 0, replyLength, CONTROL_PRIORITY, 0, 0, 0);
+        }
+        else
+        {
+            port.queue().enqueue(reply, 0, replyLength, CONTROL_PRIORITY, 0);
+        }
         port.counters().add(PortCounter.ARP_REPLIES, 1);
     }
 

@@ -38,5 +38,9 @@ public enum PortCounter
     /** Times the port was opened again, on a new interface of its interface's name, after losing its interface. */
     REOPENS,
     /** Frames for the port dropped while its interface was gone: those it held when it went, and those after. */
-    DROPPED_INTERFACE_GONE
+    DROPPED_INTERFACE_GONE,
+    /** Frames received on the port and queued at another AF_XDP port of the switch's shared UMEM without a copy. */
+    FORWARDED_WITHOUT_COPY,
+    /** Frames for the port dropped because the shared UMEM had no free frame to copy them into. */
+    DROPPED_NO_UMEM_FRAME
 }

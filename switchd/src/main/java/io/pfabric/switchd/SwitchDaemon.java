@@ -7,6 +7,7 @@ import io.pfabric.common.packet.PacketPort;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.VxlanPort;
 import io.pfabric.common.packet.XdpPort;
+import io.pfabric.common.packet.XdpUmem;
 import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Multipath;
@@ -33,6 +34,11 @@ import java.util.Map;
  * say {@code xdp}) or a VXLAN port, with its queue discipline and pacer, for each of the switch's ports, the
  * forwarding table from the topology's routes, and the {@link Forwarder} over them. The caller runs the
  * forwarder (on an {@code AgentRunner}, or by hand in tests) and closes the daemon to release the sockets.
+ * <p>
+ * A switch with two or more AF_XDP ports opens them on one UMEM ({@link XdpUmem}) of {@link XdpUmem#PORT_FRAMES}
+ * frames per such port and as many as each one's buffer holds of the shortest frames (up to
+ * {@link XdpUmem#PORT_FRAMES} more), so that forwarding between them moves a descriptor; a port whose socket cannot
+ * share it has a UMEM of its own and copies ({@link XdpPort#umemDescription()}).
  */
 public final class SwitchDaemon implements AutoCloseable
 {
@@ -119,12 +125,14 @@ public final class SwitchDaemon implements AutoCloseable
     private final String name;
     private final SwitchPort[] ports;
     private final Forwarder forwarder;
+    private final XdpUmem umem;
 
-    private SwitchDaemon(final String name, final SwitchPort[] ports, final Forwarder forwarder)
+    private SwitchDaemon(final String name, final SwitchPort[] ports, final Forwarder forwarder, final XdpUmem umem)
     {
         this.name = name;
         this.ports = ports;
         this.forwarder = forwarder;
+        this.umem = umem;
         forwarder.noticesTo(line -> System.err.println("pfabric switchd " + name + ": " + line));
     }
 
@@ -150,6 +158,15 @@ public final class SwitchDaemon implements AutoCloseable
         }
         final List<PortSpec> portSpecs = spec.ports();
         final List<SwitchPort> opened = new ArrayList<>();
+        final List<PortSpec> xdpPorts = new ArrayList<>();
+        for (final PortSpec port : portSpecs)
+        {
+            if (!port.isUdp() && PortIo.XDP == (null != overrides.io() ? overrides.io() : port.io()))
+            {
+                xdpPorts.add(port);
+            }
+        }
+        final XdpUmem umem = sharedUmem(xdpPorts, overrides);
         try
         {
             for (final PortSpec port : portSpecs)
@@ -166,17 +183,21 @@ public final class SwitchDaemon implements AutoCloseable
                 {
                     opened.add(interfacePort(port.name(), port.interfaceName(),
                         null != overrides.io() ? overrides.io() : port.io(), queue(port, overrides),
-                        pacer(port, overrides)));
+                        pacer(port, overrides), umem));
                 }
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
             final Forwarder forwarder = new Forwarder(
                 ports, table(topology, switchName, portSpecs), Multipath.SPRAY == spec.multipath(), clock);
-            return new SwitchDaemon(switchName, ports, forwarder);
+            return new SwitchDaemon(switchName, ports, forwarder, umem);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
             opened.forEach(SwitchDaemon::close);
+            if (null != umem)
+            {
+                umem.close();
+            }
             throw ex;
         }
     }
@@ -201,24 +222,34 @@ public final class SwitchDaemon implements AutoCloseable
             throw new IllegalArgumentException("a learning switch needs at least two interfaces");
         }
         final List<SwitchPort> opened = new ArrayList<>();
+        final List<PortSpec> portSpecs = new ArrayList<>();
+        for (final String interfaceName : interfaces)
+        {
+            portSpecs.add(PortSpec.ofInterface(
+                interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
+                null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
+                (int)Math.max(overrides.bufferLength(), 0)));
+        }
+        final XdpUmem umem = PortIo.XDP == overrides.io() ? sharedUmem(portSpecs, overrides) : null;
         try
         {
-            for (final String interfaceName : interfaces)
+            for (final PortSpec port : portSpecs)
             {
-                final PortSpec port = PortSpec.ofInterface(
-                    interfaceName, interfaceName, Math.max(overrides.rateBitsPerSec(), 0),
-                    null == overrides.discipline() ? DisciplineKind.PFABRIC.cliName() : overrides.discipline(),
-                    (int)Math.max(overrides.bufferLength(), 0));
-                opened.add(interfacePort(interfaceName, interfaceName,
+                opened.add(interfacePort(port.name(), port.interfaceName(),
                     null != overrides.io() ? overrides.io() : PortIo.PACKET, queue(port, overrides),
-                    pacer(port, Overrides.NONE)));
+                    pacer(port, Overrides.NONE), umem));
             }
             final SwitchPort[] ports = opened.toArray(new SwitchPort[0]);
-            return new SwitchDaemon(name, ports, new Forwarder(ports, new MacTable(MAC_TABLE_CAPACITY), clock));
+            return new SwitchDaemon(name, ports, new Forwarder(ports, new MacTable(MAC_TABLE_CAPACITY), clock),
+                umem);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
             opened.forEach(SwitchDaemon::close);
+            if (null != umem)
+            {
+                umem.close();
+            }
             throw ex;
         }
     }
@@ -232,10 +263,12 @@ public final class SwitchDaemon implements AutoCloseable
         final String interfaceName,
         final PortIo io,
         final QueueDiscipline queue,
-        final EgressPacer pacer)
+        final EgressPacer pacer,
+        final XdpUmem umem)
         throws PacketSocketException
     {
-        final InterfaceWatch.Opener<FramePort> opener = PortIo.XDP == io ? XdpPort::open : PacketPort::open;
+        final InterfaceWatch.Opener<FramePort> opener = PortIo.XDP != io ? PacketPort::open :
+            null == umem ? XdpPort::open : named -> XdpPort.openShared(named, umem);
         final FramePort frames = opener.open(interfaceName);
         final InterfaceWatch watch;
         try
@@ -248,6 +281,38 @@ public final class SwitchDaemon implements AutoCloseable
             throw ex;
         }
         return new SwitchPort(name, frames, queue, pacer, watch, opener);
+    }
+
+    /**
+     * The UMEM for a switch's AF_XDP ports, if it has two or more: each port's rings' frames and as many as its buffer
+     * holds of the shortest frames, at most as many again. Null if it cannot be had (or a port's discipline is
+     * invalid): each port then finds out why as it opens, or its queue as it is made.
+     */
+    private static XdpUmem sharedUmem(final List<PortSpec> xdpPorts, final Overrides overrides)
+    {
+        if (xdpPorts.size() < 2)
+        {
+            return null;
+        }
+        try
+        {
+            long frames = 0;
+            for (final PortSpec port : xdpPorts)
+            {
+                final long bufferLength =
+                    overrides.bufferLength() >= 0 ? overrides.bufferLength() : port.bufferLength();
+                final String discipline = null != overrides.discipline() ? overrides.discipline() : port.discipline();
+                final long capacityLength = bufferLength > 0 ? bufferLength :
+                    DisciplineKind.byName(DisciplineSpec.parse(discipline).name()).defaultCapacityLength();
+                frames += XdpUmem.PORT_FRAMES +
+                    Math.min(capacityLength / QueueDiscipline.MIN_FRAME_LENGTH + 1, XdpUmem.PORT_FRAMES);
+            }
+            return XdpUmem.create((int)frames);
+        }
+        catch (final PacketSocketException | RuntimeException ex)
+        {
+            return null;
+        }
     }
 
     private static void close(final SwitchPort port)
@@ -351,9 +416,14 @@ public final class SwitchDaemon implements AutoCloseable
      */
     public void close()
     {
+        forwarder.giveBackQueuedFrames();
         for (final SwitchPort port : ports)
         {
             close(port);
+        }
+        if (null != umem)
+        {
+            umem.close();
         }
     }
 }

@@ -158,6 +158,9 @@ public final class SwitchMetrics
             case REOPENS -> new Meter("pfabric.port.reopens", Tags.empty(),
                 "Times the port was opened again on a new interface of the same name");
             case DROPPED_INTERFACE_GONE -> portDrop("interface_gone");
+            case FORWARDED_WITHOUT_COPY -> new Meter("pfabric.port.forwarded.without.copy.frames", Tags.empty(),
+                "Frames the port received and queued at another port of the switch's shared AF_XDP UMEM as they were");
+            case DROPPED_NO_UMEM_FRAME -> portDrop("no_umem_frame");
         };
     }
 

@@ -4,6 +4,7 @@ import io.pfabric.common.os.Commands;
 import io.pfabric.common.os.KernelTcpTransfer;
 import io.pfabric.common.packet.FramePort;
 import io.pfabric.common.packet.PacketPort;
+import io.pfabric.common.packet.UmemFramePool;
 import io.pfabric.common.packet.XdpPort;
 import io.pfabric.common.topology.LinkSpec;
 import io.pfabric.common.topology.PortIo;
@@ -18,6 +19,7 @@ import io.pfabric.switchd.SwitchPort;
 import io.pfabric.testsupport.Await;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -89,32 +91,95 @@ class PortReopenSystemTest
     @EnumSource(PortIo.class)
     void aPortWhoseInterfaceIsDeletedAndCreatedAgainCarriesTrafficAgain(final PortIo io) throws Exception
     {
+        reopens(io, 2, "shared UMEM");
+    }
+
+    /**
+     * The AF_XDP port whose socket was the shared UMEM's first (port p1, host h1's): the kernel lets no socket share a
+     * UMEM whose first socket's interface went, so the port opened again has a UMEM of its own and says why, and
+     * carries traffic. Its link's state is not checked: in this fabric the switch's end of h1's veth reports no
+     * carrier from the start whatever the port's I/O, while frames cross it.
+     */
+    @Test
+    void theFirstAfXdpPortOfTheSharedUmemOpenedAgainHasOneOfItsOwnAndCarriesTrafficAgain() throws Exception
+    {
+        final Topology topology = Topologies.star(2, "", RATE_BPS, "pfabric");
+        fabric = NetnsFabric.build(topology,
+            "pfx" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000)));
+        switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE.withIo(PortIo.XDP));
+        final SwitchPort toH1 = switches.daemon("s1").port(0);
+        final UmemFramePool pool = switches.daemon("s1").forwarder().sharedUmem().pool();
+        final XdpPort first = assertInstanceOf(XdpPort.class, toH1.io());
+        assertEquals("shared UMEM", first.umemDescription());
+        crosses(11);
+
+        fabric.deleteHostLink("h1");
+        Await.await(() -> 1 == toH1.counters().get(PortCounter.INTERFACE_LOSSES), PATIENCE,
+            "the switch saw the interface gone");
+        fabric.createHostLink("h1");
+        Await.await(() -> 1 == toH1.counters().get(PortCounter.REOPENS), PATIENCE,
+            "the switch opened the port again on the new interface");
+        final XdpPort second = assertInstanceOf(XdpPort.class, toH1.io());
+        assertNotEquals(first.interfaceIndex(), second.interfaceIndex(), "bound to the new interface");
+        assertTrue(second.umemDescription().startsWith("own UMEM, as sharing the switch's failed ("),
+            second.umemDescription());
+        crosses(12);
+
+        switches.close();
+        switches = null;
+        assertEquals(pool.frameCount(), pool.freeCount(), "frames in the shared UMEM's pool after the switch closed");
+        assertEquals(0, pool.doubleReturns(), "frames given back twice");
+        for (final String port : List.of("p1", "p2"))
+        {
+            final String link = Commands.inNamespace(fabric.namespace("s1"), "ip", "link", "show",
+                topology.switchNamed("s1").port(port).interfaceName());
+            assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
+        }
+    }
+
+    /**
+     * Delete host {@code host}'s link (the switch's port {@code host - 1}), create it again, and check that traffic
+     * crosses before and after; an AF_XDP port is on the switch's shared UMEM first and on the one
+     * {@code umemAfterwards} begins with after, and the shared UMEM's pool holds every frame once the switch closed.
+     */
+    private void reopens(final PortIo io, final int host, final String umemAfterwards) throws Exception
+    {
         final Topology topology = Topologies.star(2, "", RATE_BPS, "pfabric");
         fabric = NetnsFabric.build(topology,
             "pfx" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000)));
         switches = FabricRunner.start(fabric, SwitchDaemon.Overrides.NONE.withIo(io));
-        final SwitchPort toH2 = switches.daemon("s1").port(1);
+        final SwitchPort lostPort = switches.daemon("s1").port(host - 1);
         final Class<?> kind = PortIo.XDP == io ? XdpPort.class : PacketPort.class;
-        final FramePort first = toH2.io();
+        final FramePort first = lostPort.io();
         assertInstanceOf(kind, first);
+        final UmemFramePool pool = PortIo.XDP == io ? switches.daemon("s1").forwarder().sharedUmem().pool() : null;
+        if (first instanceof XdpPort xdp)
+        {
+            assertEquals("shared UMEM", xdp.umemDescription());
+        }
         final int firstIndex = first.interfaceIndex();
         crosses(11);
 
-        fabric.deleteHostLink("h2");
-        Await.await(() -> !toH2.linkUp(), PATIENCE, "the switch saw the link gone");
-        assertEquals(1, toH2.counters().get(PortCounter.LINK_DOWNS));
-        assertEquals(1, toH2.counters().get(PortCounter.INTERFACE_LOSSES));
+        fabric.deleteHostLink("h" + host);
+        Await.await(() -> !lostPort.linkUp(), PATIENCE, "the switch saw the link gone");
+        assertEquals(1, lostPort.counters().get(PortCounter.LINK_DOWNS));
+        assertEquals(1, lostPort.counters().get(PortCounter.INTERFACE_LOSSES));
         final IOException lost = assertThrows(IOException.class, () -> Commands.inNamespace(
-            fabric.namespace("h1"), "ping", "-c", "2", "-i", "0.2", "-W", "1", ip("h2")), "ping stops crossing");
+            fabric.namespace("h" + (3 - host)), "ping", "-c", "2", "-i", "0.2", "-W", "1", ip("h" + host)),
+            "ping stops crossing");
         assertTrue(lost.getMessage().contains("0 received"), lost.getMessage());
 
-        fabric.createHostLink("h2");
-        Await.await(() -> toH2.linkUp() && 1 == toH2.counters().get(PortCounter.REOPENS), PATIENCE,
+        fabric.createHostLink("h" + host);
+        Await.await(() -> lostPort.linkUp() && 1 == lostPort.counters().get(PortCounter.REOPENS), PATIENCE,
             "the switch opened the port again on the new interface");
-        final FramePort second = toH2.io();
+        final FramePort second = lostPort.io();
         assertInstanceOf(kind, second);
+        if (second instanceof XdpPort xdp)
+        {
+            assertTrue(xdp.umemDescription().startsWith(umemAfterwards), xdp.umemDescription());
+        }
         assertNotEquals(firstIndex, second.interfaceIndex(), "bound to the new interface");
-        assertEquals(1, toH2.counters().get(PortCounter.LINK_UPS));
+        assertEquals(1, lostPort.counters().get(PortCounter.LINK_UPS));
         final String reopened = Commands.inNamespace(fabric.namespace("s1"), "ip", "link", "show",
             second.interfaceName());
         assertEquals(PortIo.XDP == io, reopened.contains("xdp"), "an XDP program on the new interface: " + reopened);
@@ -122,6 +187,11 @@ class PortReopenSystemTest
 
         switches.close();
         switches = null;
+        if (null != pool)
+        {
+            assertEquals(pool.frameCount(), pool.freeCount(), "frames in the shared UMEM's pool after the switch closed");
+            assertEquals(0, pool.doubleReturns(), "frames given back twice");
+        }
         for (final String port : List.of("p1", "p2"))
         {
             final String link = Commands.inNamespace(fabric.namespace("s1"), "ip", "link", "show",

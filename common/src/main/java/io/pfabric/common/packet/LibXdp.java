@@ -86,6 +86,10 @@ final class LibXdp
     static native int xsk_socket__create(
         Pointer socketOut, String interfaceName, int queue, Pointer umem, Pointer rx, Pointer tx, Pointer config);
 
+    static native int xsk_socket__create_shared(
+        Pointer socketOut, String interfaceName, int queue, Pointer umem, Pointer rx, Pointer tx, Pointer fill,
+        Pointer completion, Pointer config);
+
     static native int xsk_socket__fd(Pointer socket);
 
     static native void xsk_socket__delete(Pointer socket);

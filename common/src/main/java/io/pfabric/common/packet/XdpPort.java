@@ -25,6 +25,12 @@ import java.lang.ref.Reference;
  * reused. A packet socket of protocol 0 that receives nothing holds the interface in promiscuous mode while the port
  * is open, as a real NIC's address filter would otherwise drop frames for the hosts behind it.
  * <p>
+ * A port opened with {@link #openShared(String, XdpUmem)} has no UMEM of its own but one that all of a switch's ports
+ * share: its fill ring is stocked from the UMEM's pool, and a received frame goes back to the pool after the handler
+ * returns unless the handler keeps it ({@link #keepReceived()}), to queue it by its address and send it on another port
+ * of the UMEM as it is ({@link #transmitHeld(long, int)}); frames the kernel has sent go back to the pool, and so does
+ * every frame the socket's rings held when the port closes.
+ * <p>
  * Frames longer than {@link #maxFrameLength()} are counted in {@link #oversizeDrops()} and dropped. There is no
  * arrival stamp ({@link #arrivalNs()} is unknown). Single-threaded.
  */
@@ -67,6 +73,7 @@ public final class XdpPort implements FramePort, PolledPort
     private final String interfaceName;
     private final int interfaceIndex;
     private final String attachMode;
+    private final String umemDescription;
     private final boolean staleProgramDetached;
     private final Pointer umemArea;
     private final long umemLength;
@@ -88,7 +95,10 @@ public final class XdpPort implements FramePort, PolledPort
     private final XskRing completion;
     private final XskRing rx;
     private final XskRing tx;
-    private final long[] freeTransmitFrames = new long[TRANSMIT_FRAMES];
+    private final XdpUmem shared;
+    private final UmemFramePool pool;
+    private final int socketNumber;
+    private final long[] freeTransmitFrames;
     private final PacketPortSet waitSet = new PacketPortSet(1);
     private final Memory wakeValue = new Memory(8);
     private final Memory wakeDrain = new Memory(8);
@@ -96,6 +106,9 @@ public final class XdpPort implements FramePort, PolledPort
     private final Memory statisticsLength = new Memory(4);
     private final Memory flagsRequest = new Memory(LibC.IFREQ_LENGTH);
     private int freeTransmitCount;
+    private int receiveHeld;
+    private long currentAddress;
+    private boolean kept;
     private int txPending;
     private long transmitRetries;
     private long oversizeDrops;
@@ -106,7 +119,9 @@ public final class XdpPort implements FramePort, PolledPort
         final String interfaceName,
         final int interfaceIndex,
         final String attachMode,
+        final String umemDescription,
         final boolean staleProgramDetached,
+        final XdpUmem shared,
         final Pointer umemArea,
         final long umemLength,
         final Pointer umem,
@@ -121,7 +136,11 @@ public final class XdpPort implements FramePort, PolledPort
         this.interfaceName = interfaceName;
         this.interfaceIndex = interfaceIndex;
         this.attachMode = attachMode;
+        this.umemDescription = umemDescription;
         this.staleProgramDetached = staleProgramDetached;
+        this.shared = shared;
+        this.pool = null == shared ? null : shared.pool();
+        this.socketNumber = null == shared ? -1 : pool.newSocket();
         this.umemArea = umemArea;
         this.umemLength = umemLength;
         this.umem = umem;
@@ -132,7 +151,8 @@ public final class XdpPort implements FramePort, PolledPort
         this.wakeFd = wakeFd;
         this.namespaceFd = namespaceFd;
         this.maxFrameLength = maxFrameLength;
-        this.frames = new UnsafeBuffer(Pointer.nativeValue(umemArea), (int)umemLength);
+        this.frames = null == shared ? new UnsafeBuffer(Pointer.nativeValue(umemArea), (int)umemLength) :
+            shared.frames();
         this.ringStructs = ringStructs;
         this.fill = ring(ringStruct(ringStructs, FILL), XskRing.ADDRESS_ENTRY_LENGTH, true);
         this.completion = ring(ringStruct(ringStructs, COMPLETION), XskRing.ADDRESS_ENTRY_LENGTH, false);
@@ -141,19 +161,29 @@ public final class XdpPort implements FramePort, PolledPort
         flagsRequest.clear();
         flagsRequest.setString(0, interfaceName, "US-ASCII");
         wakeValue.setLong(0, 1);
-        for (int i = 0; i < TRANSMIT_FRAMES; i++)
+        if (null != shared)
         {
-            freeTransmitFrames[freeTransmitCount++] = (long)(RECEIVE_FRAMES + i) * FRAME_LENGTH;
+            freeTransmitFrames = null;
+            stockFill();
         }
-        if (RECEIVE_FRAMES != fill.reserve(RECEIVE_FRAMES))
+        else
         {
-            throw new IllegalStateException("the fill ring of " + fill.size + " entries has no room for every frame");
+            freeTransmitFrames = new long[TRANSMIT_FRAMES];
+            for (int i = 0; i < TRANSMIT_FRAMES; i++)
+            {
+                freeTransmitFrames[freeTransmitCount++] = (long)(RECEIVE_FRAMES + i) * FRAME_LENGTH;
+            }
+            if (RECEIVE_FRAMES != fill.reserve(RECEIVE_FRAMES))
+            {
+                throw new IllegalStateException(
+                    "the fill ring of " + fill.size + " entries has no room for every frame");
+            }
+            for (int i = 0; i < RECEIVE_FRAMES; i++)
+            {
+                fill.putAddress(fill.index() + i, (long)i * FRAME_LENGTH);
+            }
+            fill.submit(RECEIVE_FRAMES);
         }
-        for (int i = 0; i < RECEIVE_FRAMES; i++)
-        {
-            fill.putAddress(fill.index() + i, (long)i * FRAME_LENGTH);
-        }
-        fill.submit(RECEIVE_FRAMES);
         waitSet.add(this);
     }
 
@@ -183,6 +213,38 @@ public final class XdpPort implements FramePort, PolledPort
      */
     public static XdpPort open(final String interfaceName) throws PacketSocketException
     {
+        return open(interfaceName, null, "own UMEM");
+    }
+
+    /**
+     * Open a port on queue 0 of an interface of the calling thread's network namespace on a UMEM that the switch's
+     * AF_XDP ports share, or, where the kernel or libxdp refuses to share it, on a UMEM of its own, which
+     * {@link #umemDescription()} then says with the reason.
+     *
+     * @param interfaceName such as {@code eth1}.
+     * @param umem          the switch's UMEM.
+     * @return the port.
+     * @throws PacketSocketException as {@link #open(String)}.
+     */
+    public static XdpPort openShared(final String interfaceName, final XdpUmem umem) throws PacketSocketException
+    {
+        try
+        {
+            return open(interfaceName, umem, "shared UMEM");
+        }
+        catch (final PacketSocketException ex)
+        {
+            final String message = ex.getMessage();
+            final int advice = message.indexOf("; " + USE_PACKET_PORTS);
+            return open(interfaceName, null,
+                "own UMEM, as sharing the switch's failed (" + (advice < 0 ? message : message.substring(0, advice)) +
+                ")");
+        }
+    }
+
+    private static XdpPort open(final String interfaceName, final XdpUmem shared, final String umemDescription)
+        throws PacketSocketException
+    {
         if (interfaceName.isEmpty() || interfaceName.length() >= LibC.IFNAMSIZ)
         {
             throw new PacketSocketException("'" + interfaceName + "' is not an interface name (1 to 15 characters)");
@@ -205,7 +267,7 @@ public final class XdpPort implements FramePort, PolledPort
         }
         LibC.close(probe);
 
-        final long umemLength = (long)(RECEIVE_FRAMES + TRANSMIT_FRAMES) * FRAME_LENGTH;
+        final long umemLength = null == shared ? (long)(RECEIVE_FRAMES + TRANSMIT_FRAMES) * FRAME_LENGTH : 0;
         Pointer area = null;
         Pointer umem = null;
         Pointer socket = null;
@@ -215,12 +277,16 @@ public final class XdpPort implements FramePort, PolledPort
         int namespaceFd = -1;
         try
         {
-            area = LibC.mmap(null, umemLength, LibC.PROT_READ | LibC.PROT_WRITE,
-                LibC.MAP_PRIVATE | LibC.MAP_ANONYMOUS | LibC.MAP_POPULATE, -1, 0);
-            if (null == area || -1 == Pointer.nativeValue(area))
+            if (null == shared)
             {
-                area = null;
-                throw PacketSocketException.fromErrno("mapping an AF_XDP UMEM", interfaceName, Native.getLastError());
+                area = LibC.mmap(null, umemLength, LibC.PROT_READ | LibC.PROT_WRITE,
+                    LibC.MAP_PRIVATE | LibC.MAP_ANONYMOUS | LibC.MAP_POPULATE, -1, 0);
+                if (null == area || -1 == Pointer.nativeValue(area))
+                {
+                    area = null;
+                    throw PacketSocketException.fromErrno("mapping an AF_XDP UMEM", interfaceName,
+                        Native.getLastError());
+                }
             }
             final Memory ringStructs = new Memory(RING_STRUCTS * LibXdp.RING_STRUCT_LENGTH);
             ringStructs.clear();
@@ -233,15 +299,35 @@ public final class XdpPort implements FramePort, PolledPort
                 throw unavailable("attaching an XDP program", interfaceName, nativeRefusal);
             }
             final boolean nativeMode = LibC.EOPNOTSUPP != nativeRefusal;
-            umem = createUmem(area, umemLength, ringStruct(ringStructs, FILL), ringStruct(ringStructs, COMPLETION),
-                interfaceName);
-            final int socketError = createSocket(socketOut, interfaceName, umem, ringStruct(ringStructs, RX),
-                ringStruct(ringStructs, TX),
-                nativeMode ? LibXdp.XDP_FLAGS_DRV_MODE : LibXdp.XDP_FLAGS_SKB_MODE);
+            final int xdpFlags = nativeMode ? LibXdp.XDP_FLAGS_DRV_MODE : LibXdp.XDP_FLAGS_SKB_MODE;
+            final int socketError;
+            if (null == shared)
+            {
+                umem = createUmem(area, umemLength, ringStruct(ringStructs, FILL),
+                    ringStruct(ringStructs, COMPLETION), interfaceName);
+                socketError = createSocket(socketOut, interfaceName, umem, ringStruct(ringStructs, RX),
+                    ringStruct(ringStructs, TX), xdpFlags);
+            }
+            else
+            {
+                final Pointer firstFill = shared.firstFill();
+                final Pointer firstCompletion = shared.firstCompletion();
+                socketError = createSharedSocket(socketOut, interfaceName, shared.umem(), ringStruct(ringStructs, RX),
+                    ringStruct(ringStructs, TX), null != firstFill ? firstFill : ringStruct(ringStructs, FILL),
+                    null != firstCompletion ? firstCompletion : ringStruct(ringStructs, COMPLETION), xdpFlags);
+                if (0 == socketError && null != firstFill)
+                {
+                    ringStructs.write(FILL * LibXdp.RING_STRUCT_LENGTH,
+                        firstFill.getByteArray(0, LibXdp.RING_STRUCT_LENGTH), 0, LibXdp.RING_STRUCT_LENGTH);
+                    ringStructs.write(COMPLETION * LibXdp.RING_STRUCT_LENGTH,
+                        firstCompletion.getByteArray(0, LibXdp.RING_STRUCT_LENGTH), 0, LibXdp.RING_STRUCT_LENGTH);
+                    shared.anchor();
+                }
+            }
             if (0 != socketError)
             {
-                throw unavailable("creating an AF_XDP socket in " + (nativeMode ? "native" : "generic") + " mode",
-                    interfaceName, -socketError);
+                throw unavailable("creating an AF_XDP socket in " + (nativeMode ? "native" : "generic") + " mode" +
+                    (null == shared ? "" : " on the switch's shared UMEM"), interfaceName, -socketError);
             }
             socket = socketOut.getPointer(0);
             final int fd = LibXdp.xsk_socket__fd(socket);
@@ -275,8 +361,8 @@ public final class XdpPort implements FramePort, PolledPort
                     Native.getLastError());
             }
             final String mode = (nativeMode ? "native" : "generic") + (zeroCopy ? ", zero-copy" : ", copy");
-            return new XdpPort(interfaceName, index, mode, staleDetached, area, umemLength, umem, socket, controlFd,
-                promiscuousFd, wakeFd, namespaceFd, limit, ringStructs);
+            return new XdpPort(interfaceName, index, mode, umemDescription, staleDetached, shared, area, umemLength,
+                umem, socket, controlFd, promiscuousFd, wakeFd, namespaceFd, limit, ringStructs);
         }
         catch (final PacketSocketException | RuntimeException ex)
         {
@@ -338,7 +424,7 @@ public final class XdpPort implements FramePort, PolledPort
         }
     }
 
-    private static Pointer createUmem(
+    static Pointer createUmem(
         final Pointer area, final long umemLength, final Pointer fillStruct, final Pointer completionStruct,
         final String interfaceName) throws PacketSocketException
     {
@@ -369,6 +455,20 @@ public final class XdpPort implements FramePort, PolledPort
         config.setInt(12, xdpFlags);
         config.setShort(16, LibXdp.XDP_USE_NEED_WAKEUP);
         return LibXdp.xsk_socket__create(socketOut, interfaceName, 0, umem, rxStruct, txStruct, config);
+    }
+
+    private static int createSharedSocket(
+        final Memory socketOut, final String interfaceName, final Pointer umem, final Pointer rxStruct,
+        final Pointer txStruct, final Pointer fillStruct, final Pointer completionStruct, final int xdpFlags)
+    {
+        final Memory config = new Memory(LibXdp.SOCKET_CONFIG_LENGTH);
+        config.clear();
+        config.setInt(0, RECEIVE_FRAMES);
+        config.setInt(4, TRANSMIT_FRAMES);
+        config.setInt(12, xdpFlags);
+        config.setShort(16, LibXdp.XDP_USE_NEED_WAKEUP);
+        return LibXdp.xsk_socket__create_shared(socketOut, interfaceName, 0, umem, rxStruct, txStruct, fillStruct,
+            completionStruct, config);
     }
 
     private static Pointer ringStruct(final Memory ringStructs, final int ring)
@@ -448,12 +548,129 @@ public final class XdpPort implements FramePort, PolledPort
     }
 
     /**
+     * Whether the port's UMEM is the switch's, and if not why: {@code shared UMEM}, {@code own UMEM}, or
+     * {@code own UMEM, as sharing the switch's failed (...)}.
+     *
+     * @return the description.
+     */
+    public String umemDescription()
+    {
+        return umemDescription;
+    }
+
+    /**
+     * The UMEM the port shares with the switch's other ports.
+     *
+     * @return the UMEM, or null for a port with one of its own.
+     */
+    public XdpUmem sharedUmem()
+    {
+        return shared;
+    }
+
+    /**
+     * Keep the frame being handed to {@link #receive}'s handler instead of giving it back to the pool when the handler
+     * returns; the process then holds it, until it gives it back ({@link XdpUmem#give(long)}) or sends it
+     * ({@link #transmitHeld(long, int)}). Only during the handler's call, on a port of a shared UMEM.
+     *
+     * @return the frame's address in the UMEM.
+     */
+    public long keepReceived()
+    {
+        kept = true;
+        pool.pass(currentAddress, UmemFramePool.PROCESS);
+        return currentAddress;
+    }
+
+    /**
+     * Place a frame the process holds in the shared UMEM for transmission, as it is; the pool has it back once the
+     * kernel has sent it, or at once if the transmit ring is full.
+     *
+     * @param address of the frame's first byte in the UMEM.
+     * @param length  of the frame.
+     * @return false if the transmit ring was full and the frame went back to the pool.
+     */
+    public boolean transmitHeld(final long address, final int length)
+    {
+        if (0 == tx.reserve(1))
+        {
+            pool.give(address);
+            return false;
+        }
+        tx.putDescriptor(tx.index(), address, length);
+        pool.pass(address, socketNumber);
+        txPending++;
+        return true;
+    }
+
+    private void stockFill()
+    {
+        final int wanted = Math.min(Math.min(RECEIVE_FRAMES - receiveHeld, pool.freeCount()), fill.free(1));
+        if (wanted <= 0 || 0 == fill.reserve(wanted))
+        {
+            return;
+        }
+        final int first = fill.index();
+        for (int i = 0; i < wanted; i++)
+        {
+            fill.putAddress(first + i, pool.take(socketNumber));
+        }
+        fill.submit(wanted);
+        receiveHeld += wanted;
+    }
+
+    private int receiveShared(final PacketHandler handler, final int limit)
+    {
+        final int taken = rx.peek(limit);
+        if (taken > 0)
+        {
+            final int first = rx.index();
+            for (int i = 0; i < taken; i++)
+            {
+                final long address = rx.descriptorAddress(first + i);
+                final int length = rx.descriptorLength(first + i);
+                if (length > maxFrameLength)
+                {
+                    oversizeDrops++;
+                    pool.give(address);
+                }
+                else
+                {
+                    currentAddress = address;
+                    kept = false;
+                    handler.onPacket(frames, (int)address, length);
+                    if (!kept)
+                    {
+                        pool.give(address);
+                    }
+                }
+            }
+            rx.release(taken);
+            receiveHeld -= taken;
+        }
+        if (receiveHeld < RECEIVE_FRAMES && pool.freeCount() > 0)
+        {
+            stockFill();
+        }
+        if (0 == taken && fill.needsWakeup())
+        {
+            LibC.recvfrom(fd, null, 0, LibC.MSG_DONTWAIT, null, null);
+        }
+        return taken;
+    }
+
+    /**
      * {@inheritDoc}
      * <p>
-     * Each frame's UMEM frame goes back to the fill ring after the handler returns.
+     * Each frame's UMEM frame goes back to the fill ring after the handler returns (to the pool of a shared UMEM,
+     * unless the handler kept it).
      */
     public int receive(final PacketHandler handler, final int limit)
     {
+        if (null != pool)
+        {
+            return receiveShared(handler, limit);
+        }
         final int taken = rx.peek(limit);
         if (0 == taken)
         {
@@ -490,16 +707,29 @@ public final class XdpPort implements FramePort, PolledPort
      */
     public boolean canTransmit()
     {
+        if (null != pool)
+        {
+            return tx.free(1) > 0;
+        }
         return freeTransmitCount > 0 || reclaim() > 0;
     }
 
     /**
      * {@inheritDoc}
      * <p>
-     * Copies the frame into a free transmit frame of the UMEM.
+     * Copies the frame into a free transmit frame of the UMEM (a free frame of the pool, on a shared UMEM).
      */
     public boolean transmit(final DirectBuffer src, final int srcOffset, final int length)
     {
+        if (null != pool)
+        {
+            if (length <= 0 || length > maxFrameLength || tx.free(1) <= 0)
+            {
+                return false;
+            }
+            final long address = shared.copyIn(src, srcOffset, length);
+            return UmemFramePool.NO_FRAME != address && transmitHeld(address, length);
+        }
         if (length <= 0 || length > maxFrameLength || !canTransmit() || 0 == tx.reserve(1))
         {
             return false;
@@ -546,9 +776,19 @@ public final class XdpPort implements FramePort, PolledPort
         if (done > 0)
         {
             final int first = completion.index();
-            for (int i = 0; i < done; i++)
+            if (null != pool)
             {
-                freeTransmitFrames[freeTransmitCount++] = completion.address(first + i) & FRAME_MASK;
+                for (int i = 0; i < done; i++)
+                {
+                    pool.give(completion.address(first + i));
+                }
+            }
+            else
+            {
+                for (int i = 0; i < done; i++)
+                {
+                    freeTransmitFrames[freeTransmitCount++] = completion.address(first + i) & FRAME_MASK;
+                }
             }
             completion.release(done);
         }
@@ -687,7 +927,8 @@ public final class XdpPort implements FramePort, PolledPort
 
     /**
      * Delete the socket (libxdp removes the redirect program with the interface's last socket) and the UMEM, and
-     * close the other descriptors. Any thread, in any network namespace.
+     * close the other descriptors. Any thread, in any network namespace. On a shared UMEM, every frame the socket's
+     * rings held goes back to the pool, and the UMEM stays.
      */
     public void close()
     {
@@ -701,7 +942,10 @@ public final class XdpPort implements FramePort, PolledPort
             try
             {
                 LibXdp.xsk_socket__delete(socket);
-                LibXdp.xsk_umem__delete(umem);
+                if (null == shared)
+                {
+                    LibXdp.xsk_umem__delete(umem);
+                }
             }
             finally
             {
@@ -715,7 +959,14 @@ public final class XdpPort implements FramePort, PolledPort
                     LibC.close(here);
                 }
             }
-            LibC.munmap(umemArea, umemLength);
+            if (null == shared)
+            {
+                LibC.munmap(umemArea, umemLength);
+            }
+            else
+            {
+                pool.reclaim(socketNumber);
+            }
             LibC.close(controlFd);
             LibC.close(promiscuousFd);
             LibC.close(wakeFd);

@@ -86,6 +86,14 @@ public final class EcnQueue extends DropTailQueue
         return markingThresholdLength;
     }
 
+    /**
+     * {@inheritDoc}
+     */
+    public boolean marksFrames()
+    {
+        return true;
+    }
+
     protected void onAdmitted(final int slot, final long occupancyBeforeLength)
     {
         if (occupancyBeforeLength <= markingThresholdLength)

@@ -59,6 +59,14 @@ public final class PiasQueue extends BandQueue
         return markingThresholdLength;
     }
 
+    /**
+     * {@inheritDoc}
+     */
+    public boolean marksFrames()
+    {
+        return true;
+    }
+
     protected int bandOf(final long priority)
     {
         return Math.min(arrivalDscp(), bandCount() - 1);

@@ -312,6 +312,17 @@ public abstract class QueueDiscipline
     }
 
     /**
+     * Whether the discipline writes into the frames it holds (an ECN mark in the IPv4 header), so that an owner must
+     * store at least a frame's headers, not only a handle to it.
+     *
+     * @return false unless a discipline says otherwise.
+     */
+    public boolean marksFrames()
+    {
+        return false;
+    }
+
+    /**
      * Name of the discipline as used on the command line.
      *
      * @return the name.
