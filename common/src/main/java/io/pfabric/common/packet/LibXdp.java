@@ -108,6 +108,8 @@ final class LibXdp
 
     static native String xdp_program__name(Pointer program);
 
+    static native int xdp_program__id(Pointer program);
+
     static native int xdp_multiprog__detach(Pointer multiprog);
 
     static native void xdp_multiprog__close(Pointer multiprog);

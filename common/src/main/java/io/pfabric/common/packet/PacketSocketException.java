@@ -7,6 +7,8 @@ public final class PacketSocketException extends Exception
 {
     private static final long serialVersionUID = 1L;
 
+    private final int errno;
+
     /**
      * The error with its message.
      *
@@ -14,7 +16,21 @@ public final class PacketSocketException extends Exception
      */
     public PacketSocketException(final String message)
     {
+        this(message, 0);
+    }
+
+    PacketSocketException(final String message, final int errno)
+    {
         super(message);
+        this.errno = errno;
+    }
+
+    /**
+     * @return the system call's error number behind this failure, or 0 if there was none.
+     */
+    int errno()
+    {
+        return errno;
     }
 
     static PacketSocketException fromErrno(final String action, final String interfaceName, final int errno)
@@ -25,6 +41,6 @@ public final class PacketSocketException extends Exception
             case LibC.ENODEV -> "no such interface";
             default -> LibC.strerror(errno) + " (errno " + errno + ")";
         };
-        return new PacketSocketException(action + " on " + interfaceName + ": " + why);
+        return new PacketSocketException(action + " on " + interfaceName + ": " + why, errno);
     }
 }

@@ -4,9 +4,13 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.ref.Reference;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An AF_XDP port on queue 0 of one Linux interface: a UMEM of its own (frames for receiving and frames for
@@ -57,6 +61,15 @@ public final class XdpPort implements FramePort, PolledPort
     public static final String USE_PACKET_PORTS =
         "use AF_PACKET ports instead (io: packet in the topology, --io packet for switchd --interfaces)";
 
+    /**
+     * How long a bind that finds the interface's queue taken waits for it to be given back. A closed socket holds its
+     * queue until the kernel frees the socket after an RCU grace period and then its buffer pool from a work queue:
+     * 30-60 ms on the development VM, whose kernel has lazy RCU, which may hold such callbacks back for up to 10 s. So a
+     * port opened again right after it closed (a switch restarted, a port taken out and put back) waits, while no XDP
+     * program is on the interface: another socket or program that uses it has one there, and is said to at once.
+     */
+    private static final long QUEUE_RELEASE_PATIENCE_NS = 12_000_000_000L;
+    private static final long QUEUE_RELEASE_POLL_MS = 5;
     private static final int XDP_PACKET_HEADROOM = 256;
     private static final int ETHERNET_HEADER_LENGTH = 14;
     private static final int STATISTICS_LENGTH = 48;
@@ -70,8 +83,14 @@ public final class XdpPort implements FramePort, PolledPort
     private static final int TX = 3;
     private static final long RING_STRUCTS = 4;
 
+    /**
+     * The ids of the redirect programs of this process's open ports, which {@link #detachStaleProgram} leaves on.
+     */
+    private static final Set<Integer> OPEN_PORTS_PROGRAMS = ConcurrentHashMap.newKeySet();
+
     private final String interfaceName;
     private final int interfaceIndex;
+    private final int redirectProgramId;
     private final String attachMode;
     private final String umemDescription;
     private final boolean staleProgramDetached;
@@ -135,6 +154,11 @@ public final class XdpPort implements FramePort, PolledPort
     {
         this.interfaceName = interfaceName;
         this.interfaceIndex = interfaceIndex;
+        this.redirectProgramId = redirectProgramId(interfaceIndex);
+        if (redirectProgramId >= 0)
+        {
+            OPEN_PORTS_PROGRAMS.add(redirectProgramId);
+        }
         this.attachMode = attachMode;
         this.umemDescription = umemDescription;
         this.staleProgramDetached = staleProgramDetached;
@@ -204,7 +228,8 @@ public final class XdpPort implements FramePort, PolledPort
 
     /**
      * Open a port on queue 0 of an interface of the calling thread's network namespace, accepting frames up to the
-     * interface's MTU.
+     * interface's MTU. A queue that a socket closed just before still holds is waited for, up to 12 s, as the kernel
+     * gives it back after the socket is freed.
      *
      * @param interfaceName such as {@code eth1}.
      * @return the port.
@@ -234,6 +259,10 @@ public final class XdpPort implements FramePort, PolledPort
         }
         catch (final PacketSocketException ex)
         {
+            if (LibC.EBUSY == ex.errno())
+            {
+                throw ex;
+            }
             final String message = ex.getMessage();
             final int advice = message.indexOf("; " + USE_PACKET_PORTS);
             return open(interfaceName, null,
@@ -300,21 +329,32 @@ public final class XdpPort implements FramePort, PolledPort
             }
             final boolean nativeMode = LibC.EOPNOTSUPP != nativeRefusal;
             final int xdpFlags = nativeMode ? LibXdp.XDP_FLAGS_DRV_MODE : LibXdp.XDP_FLAGS_SKB_MODE;
-            final int socketError;
+            int socketError;
+            final IdleStrategy queueRelease = new SleepingMillisIdleStrategy(QUEUE_RELEASE_POLL_MS);
+            final long queueReleaseDeadlineNs = System.nanoTime() + QUEUE_RELEASE_PATIENCE_NS;
             if (null == shared)
             {
                 umem = createUmem(area, umemLength, ringStruct(ringStructs, FILL),
                     ringStruct(ringStructs, COMPLETION), interfaceName);
-                socketError = createSocket(socketOut, interfaceName, umem, ringStruct(ringStructs, RX),
-                    ringStruct(ringStructs, TX), xdpFlags);
+                while (-LibC.EBUSY == (socketError = createSocket(socketOut, interfaceName, umem,
+                    ringStruct(ringStructs, RX), ringStruct(ringStructs, TX), xdpFlags)) &&
+                    queueBeingGivenBack(index, queueReleaseDeadlineNs))
+                {
+                    queueRelease.idle();
+                }
             }
             else
             {
                 final Pointer firstFill = shared.firstFill();
                 final Pointer firstCompletion = shared.firstCompletion();
-                socketError = createSharedSocket(socketOut, interfaceName, shared.umem(), ringStruct(ringStructs, RX),
-                    ringStruct(ringStructs, TX), null != firstFill ? firstFill : ringStruct(ringStructs, FILL),
-                    null != firstCompletion ? firstCompletion : ringStruct(ringStructs, COMPLETION), xdpFlags);
+                while (-LibC.EBUSY == (socketError = createSharedSocket(socketOut, interfaceName, shared.umem(),
+                    ringStruct(ringStructs, RX), ringStruct(ringStructs, TX),
+                    null != firstFill ? firstFill : ringStruct(ringStructs, FILL),
+                    null != firstCompletion ? firstCompletion : ringStruct(ringStructs, COMPLETION), xdpFlags)) &&
+                    queueBeingGivenBack(index, queueReleaseDeadlineNs))
+                {
+                    queueRelease.idle();
+                }
                 if (0 == socketError && null != firstFill)
                 {
                     ringStructs.write(FILL * LibXdp.RING_STRUCT_LENGTH,
@@ -390,11 +430,36 @@ public final class XdpPort implements FramePort, PolledPort
     }
 
     /**
+     * Whether a bind that found the interface's queue taken may yet have it: the patience has not run out, and no XDP
+     * program is on the interface, as there is while another open socket or program uses it.
+     */
+    private static boolean queueBeingGivenBack(final int index, final long deadlineNs)
+    {
+        if (System.nanoTime() - deadlineNs >= 0)
+        {
+            return false;
+        }
+        final Pointer programs = LibXdp.xdp_multiprog__get_from_ifindex(index);
+        if (null == programs || 0 != LibXdp.libxdp_get_error(programs))
+        {
+            return true;
+        }
+        LibXdp.xdp_multiprog__close(programs);
+        return false;
+    }
+
+    /**
      * Take libxdp's redirect program off an interface where a process that ended without closing its AF_XDP port left
-     * it: libxdp would reuse it and find the queue's socket gone. Any other program stays.
+     * it: libxdp would reuse it and find the queue's socket gone. One that a running process holds open is in use, and
+     * stays, as does any other program.
      */
     private static boolean detachStaleProgram(final int index)
     {
+        final int redirect = redirectProgramId(index);
+        if (redirect < 0 || OPEN_PORTS_PROGRAMS.contains(redirect) || BpfProgramHolders.heldElsewhere(redirect))
+        {
+            return false;
+        }
         final Pointer programs = LibXdp.xdp_multiprog__get_from_ifindex(index);
         if (null == programs || 0 != LibXdp.libxdp_get_error(programs))
         {
@@ -402,26 +467,52 @@ public final class XdpPort implements FramePort, PolledPort
         }
         try
         {
-            boolean redirect = false;
-            if (LibXdp.xdp_multiprog__is_legacy(programs))
-            {
-                final Pointer main = LibXdp.xdp_multiprog__main_prog(programs);
-                redirect = null != main && REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(main));
-            }
-            else
-            {
-                for (Pointer program = LibXdp.xdp_multiprog__next_prog(null, programs); null != program;
-                    program = LibXdp.xdp_multiprog__next_prog(program, programs))
-                {
-                    redirect |= REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(program));
-                }
-            }
-            return redirect && 0 == LibXdp.xdp_multiprog__detach(programs);
+            return redirect == redirectProgramId(programs) && 0 == LibXdp.xdp_multiprog__detach(programs);
         }
         finally
         {
             LibXdp.xdp_multiprog__close(programs);
         }
+    }
+
+    /**
+     * @return the id of libxdp's redirect program on the interface, or -1 if it has none; the programs are looked up
+     * and closed again, so that this process holds none of them open.
+     */
+    private static int redirectProgramId(final int index)
+    {
+        final Pointer programs = LibXdp.xdp_multiprog__get_from_ifindex(index);
+        if (null == programs || 0 != LibXdp.libxdp_get_error(programs))
+        {
+            return -1;
+        }
+        try
+        {
+            return redirectProgramId(programs);
+        }
+        finally
+        {
+            LibXdp.xdp_multiprog__close(programs);
+        }
+    }
+
+    private static int redirectProgramId(final Pointer programs)
+    {
+        if (LibXdp.xdp_multiprog__is_legacy(programs))
+        {
+            final Pointer main = LibXdp.xdp_multiprog__main_prog(programs);
+            return null != main && REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(main)) ?
+                LibXdp.xdp_program__id(main) : -1;
+        }
+        for (Pointer program = LibXdp.xdp_multiprog__next_prog(null, programs); null != program;
+            program = LibXdp.xdp_multiprog__next_prog(program, programs))
+        {
+            if (REDIRECT_PROGRAM.equals(LibXdp.xdp_program__name(program)))
+            {
+                return LibXdp.xdp_program__id(program);
+            }
+        }
+        return -1;
     }
 
     static Pointer createUmem(
@@ -491,7 +582,7 @@ public final class XdpPort implements FramePort, PolledPort
                 "the interface's queue 0 or its XDP hook is taken (another AF_XDP socket or XDP program)";
             default -> LibC.strerror(errno) + " (errno " + errno + ")";
         };
-        return new PacketSocketException(action + " on " + interfaceName + ": " + why + "; " + USE_PACKET_PORTS);
+        return new PacketSocketException(action + " on " + interfaceName + ": " + why + "; " + USE_PACKET_PORTS, errno);
     }
 
     private static int promiscuous(final int index, final String interfaceName) throws PacketSocketException
@@ -939,6 +1030,7 @@ public final class XdpPort implements FramePort, PolledPort
             // off, so the thread visits the port's namespace for it.
             final int here = LibC.open(THREAD_NAMESPACE, LibC.O_RDONLY | LibC.O_CLOEXEC);
             final boolean visiting = here >= 0 && 0 == LibC.setns(namespaceFd, LibC.CLONE_NEWNET);
+            OPEN_PORTS_PROGRAMS.remove(redirectProgramId);
             try
             {
                 LibXdp.xsk_socket__delete(socket);

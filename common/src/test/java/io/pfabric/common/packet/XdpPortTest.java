@@ -221,6 +221,25 @@ class XdpPortTest
         assertFalse(link(B).contains("xdp"), "an XDP program is left on the interface: " + link(B));
     }
 
+    /**
+     * A queue an open port holds is refused at once; one that a port closed just before holds (the kernel gives it
+     * back after freeing the socket) is waited for, which the reopening tests above need.
+     */
+    @Test
+    void aQueueAnOpenPortHoldsIsRefused() throws Exception
+    {
+        final String message = inNamespace(() ->
+        {
+            try (XdpPort b = XdpPort.open(B))
+            {
+                final String refusal = assertThrows(PacketSocketException.class, () -> XdpPort.open(B)).getMessage();
+                assertEquals("native, copy", b.attachMode(), "the open port stays as it was");
+                return refusal;
+            }
+        });
+        assertTrue(message.contains(B) && message.contains("queue 0 or its XDP hook is taken"), message);
+    }
+
     @Test
     void leavesAnotherXdpProgramAloneAndSaysToUseAfPacket() throws Exception
     {
