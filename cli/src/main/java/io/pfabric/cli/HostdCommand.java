@@ -1,31 +1,32 @@
 package io.pfabric.cli;
 
 import io.pfabric.common.config.Quantities;
+import io.pfabric.common.control.ControlKeys;
+import io.pfabric.common.control.ControlMode;
+import io.pfabric.common.os.SchedulerTick;
+import io.pfabric.common.packet.DataPathPlacement;
+import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.PortSpec;
 import io.pfabric.common.topology.Rates;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TopologyParser;
 import io.pfabric.common.topology.TrafficClasses;
-import io.pfabric.common.control.ControlKeys;
-import io.pfabric.common.control.ControlMode;
-import io.pfabric.common.packet.DataPathPlacement;
-import io.pfabric.common.packet.DataPathScheduling;
 import io.pfabric.dataplane.queue.PfabricClassQueue;
 import io.pfabric.experiment.HostMetrics;
 import io.pfabric.hostd.HostDaemon;
-import io.pfabric.hostd.control.HostControl;
-import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.app.AppServer;
 import io.pfabric.hostd.app.MessageInbox;
+import io.pfabric.hostd.control.HostControl;
+import io.pfabric.hostd.control.HostControlOptions;
 import io.pfabric.hostd.io.PacketIos;
 import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.MessageChunks;
 import io.pfabric.hostd.transport.PriorityPolicy;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
-import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.DeadlineSpec;
+import io.pfabric.hostd.workload.FctLogWriter;
 import io.pfabric.hostd.workload.FlowSizeDistribution;
 import io.pfabric.hostd.workload.WorkloadRunner;
 import io.pfabric.hostd.workload.WorkloadTrace;
@@ -431,7 +432,8 @@ public final class HostdCommand implements Callable<Integer>
     private TransportConfiguration configuration(final long linkRateBitsPerSec, final long baseRttNs)
     {
         final TransportConfiguration windowed = TransportConfiguration.forEmulatedFabric(
-            linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength);
+            linkRateBitsPerSec > 0 ? linkRateBitsPerSec : 10_000_000_000L, baseRttNs, bufferLength,
+            SchedulerTick.periodNs());
         return ("linerate".equalsIgnoreCase(scheme) ? windowed.withLineRate() : windowed)
             .withSegmentsPerAck(segmentsPerAck).withPriorityPolicy(PriorityPolicy.byName("--priority", priority));
     }

@@ -1,6 +1,7 @@
 package io.pfabric.experiment;
 
 import io.pfabric.analysis.PathRtts;
+import io.pfabric.common.os.SchedulerTick;
 import io.pfabric.common.topology.HostSpec;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.common.topology.TrafficClasses;
@@ -128,7 +129,7 @@ final class HostdReplay
     {
         final long bufferLength = DisciplineKind.PFABRIC.defaultCapacityLength();
         final TransportConfiguration windowed =
-            TransportConfiguration.forEmulatedFabric(rateBitsPerSec, baseRttNs, bufferLength);
+            TransportConfiguration.forEmulatedFabric(rateBitsPerSec, baseRttNs, bufferLength, SchedulerTick.periodNs());
         return "linerate".equals(scheme) ? windowed.withLineRate() :
             "pfabric-edf".equals(scheme) ? windowed.withPriorityPolicy(PriorityPolicy.DEADLINE) : windowed;
     }

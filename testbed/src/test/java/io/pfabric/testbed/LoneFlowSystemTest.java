@@ -1,5 +1,6 @@
 package io.pfabric.testbed;
 
+import io.pfabric.common.os.SchedulerTick;
 import io.pfabric.common.topology.Topologies;
 import io.pfabric.common.topology.Topology;
 import io.pfabric.hostd.HostDaemon;
@@ -128,7 +129,7 @@ class LoneFlowSystemTest
             }
         };
         final TransportConfiguration untilMeasured =
-            TransportConfiguration.forEmulatedFabric(rateBps, 100_000, BUFFER_LENGTH);
+            TransportConfiguration.forEmulatedFabric(rateBps, 100_000, BUFFER_LENGTH, SchedulerTick.periodNs());
         for (final String name : List.of("h2", "h1"))
         {
             hosts.add(HostDaemon.start(topology, name, new HostDaemon.Options(untilMeasured, rateBps,
@@ -137,7 +138,8 @@ class LoneFlowSystemTest
         }
         final HostDaemon sender = hosts.get(1);
         final long baseRttNs = sender.measureBaseRttNs("h2", RTT_SAMPLES, RTT_PATIENCE_NS);
-        sender.reconfigure(TransportConfiguration.forEmulatedFabric(rateBps, baseRttNs, BUFFER_LENGTH));
+        sender.reconfigure(
+            TransportConfiguration.forEmulatedFabric(rateBps, baseRttNs, BUFFER_LENGTH, SchedulerTick.periodNs()));
 
         final long duplicatesBeforeFlows = hosts.get(0).counters().duplicatePackets();
         final SplittableRandom random = new SplittableRandom(33);

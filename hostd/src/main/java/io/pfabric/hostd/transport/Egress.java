@@ -71,6 +71,14 @@ final class Egress
     }
 
     /**
+     * Hand what was sent so far to the kernel now, not at the end of the transport's round.
+     */
+    void flush()
+    {
+        io.flush();
+    }
+
+    /**
      * How far the transport may send after its intended time before the wire, as the pacer keeps it, goes idle: half
      * the lead, which is what is still queued ahead of the wire when the transport is due again.
      */

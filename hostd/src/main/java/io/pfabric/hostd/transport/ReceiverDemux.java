@@ -204,6 +204,9 @@ final class ReceiverDemux
             counters.messagesDelivered++;
             if (keepPayload)
             {
+                // The ACK that completes the flow leaves before the listener takes the message, however long that
+                // takes: the sender's timeout runs until it arrives.
+                egress.flush();
                 listener.onMessage(sourceHost, flowId, receiver.message());
             }
         }

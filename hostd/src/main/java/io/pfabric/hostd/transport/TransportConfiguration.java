@@ -43,11 +43,20 @@ public record TransportConfiguration(
     public static final int FULL_PACKET_WIRE_LENGTH = 1500;
 
     /**
-     * The shortest timeout {@link #forEmulatedFabric} gives: Linux's default base slice for a fair-scheduled thread on a
-     * 2-core machine (0.75 ms times one plus the base-2 logarithm of the core count), the longest a runnable
-     * data-path thread waits for a core that another runnable thread holds.
+     * The shortest timeout {@link #forEmulatedFabric} gives on a kernel of 1 ms ticks: Linux's default base slice for a
+     * fair-scheduled thread on a 2-core machine (0.75 ms times one plus the base-2 logarithm of the core count), the
+     * longest a runnable data-path thread waits for a core that another runnable thread holds.
      */
     public static final long EMULATED_MIN_TIMEOUT_NS = 1_500_000;
+
+    /**
+     * The shortest timeout {@link #forEmulatedFabric} gives, in scheduler ticks: the kernel ends a slice only at a tick,
+     * so with long ticks a thread waits for its core for up to one tick per thread ahead of it. At HZ=250 (4 ms ticks)
+     * a lone flow's sending thread was held up to 2.6-6.4 ms at a time, and with a timeout of the buffer's drain and a
+     * quarter (4.1 ms at 100 Mb/s) the lone-flow test saw a timeout in 2 of 5 runs; with two ticks (8 ms) in none of 6
+     * (both with the receiver's final ACK flushed first, {@code ReceiverDemux}).
+     */
+    public static final int EMULATED_MIN_TIMEOUT_TICKS = 2;
 
     /**
      * The pFabric paper's settings.
@@ -154,20 +163,22 @@ public record TransportConfiguration(
      * The timeout is also never shorter than {@link #EMULATED_MIN_TIMEOUT_NS}, a scheduler slice: an emulated fabric's
      * hosts and switches share the machine's cores, and a thread that another runnable thread has taken the core from
      * waits out that thread's slice, ACKs and all. At 1 Gb/s the rule above gives 0.5-1.1 ms, and a lone flow timed
-     * out 3 to 35 times in ten 10 MB flows with no frame lost; with this floor 0 to 6 times (hostd's README).
+     * out 3 to 35 times in ten 10 MB flows with no frame lost; with this floor 0 to 6 times (hostd's README). Where the
+     * kernel's tick is longer than a millisecond the floor is {@link #EMULATED_MIN_TIMEOUT_TICKS} ticks.
      *
      * @param rateBitsPerSec      host link rate.
      * @param baseRttNs           measured round trip of a full packet and its ACK on the idle fabric.
      * @param switchBufferLength  bytes of buffer per switch port (36,000 for pFabric).
+     * @param schedulerTickNs     the kernel's scheduler tick ({@code SchedulerTick.periodNs()} in {@code common}).
      * @return the settings, remaining-size priorities, windowed.
      */
     public static TransportConfiguration forEmulatedFabric(
-        final long rateBitsPerSec, final long baseRttNs, final long switchBufferLength)
+        final long rateBitsPerSec, final long baseRttNs, final long switchBufferLength, final long schedulerTickNs)
     {
         final TransportConfiguration paper = forFabric(rateBitsPerSec, baseRttNs, switchBufferLength);
         final long drainNs = switchBufferLength * 8 * 1_000_000_000L / rateBitsPerSec;
-        return paper.withTimeoutNs(
-            Math.max(EMULATED_MIN_TIMEOUT_NS, Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4)));
+        final long floorNs = Math.max(EMULATED_MIN_TIMEOUT_NS, EMULATED_MIN_TIMEOUT_TICKS * schedulerTickNs);
+        return paper.withTimeoutNs(Math.max(floorNs, Math.max(paper.timeoutNs(), baseRttNs + drainNs + drainNs / 4)));
     }
 
     /**

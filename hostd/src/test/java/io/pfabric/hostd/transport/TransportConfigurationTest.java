@@ -35,7 +35,7 @@ class TransportConfigurationTest
     void onAnEmulatedFabricTheTimeoutCoversAFullBufferDrainingAtTheLinkRate()
     {
         final TransportConfiguration derived =
-            TransportConfiguration.forEmulatedFabric(100_000_000L, 80_000, 36_000);
+            TransportConfiguration.forEmulatedFabric(100_000_000L, 80_000, 36_000, 1_000_000);
         assertEquals(80_000 + 2_880_000 + 720_000, derived.timeoutNs(),
             "36 KB take 2.88 ms at 100 Mb/s; three measured base RTTs, 240 us, are not two frames' time on the wire");
         assertEquals(TransportConfiguration.forFabric(100_000_000L, 80_000, 36_000).maxWindowPackets(),
@@ -46,7 +46,7 @@ class TransportConfigurationTest
     void onAnEmulatedFabricTheTimeoutIsNeverShorterThanASchedulerSlice()
     {
         final TransportConfiguration derived =
-            TransportConfiguration.forEmulatedFabric(1_000_000_000L, 90_000, 36_000);
+            TransportConfiguration.forEmulatedFabric(1_000_000_000L, 90_000, 36_000, 333_333);
         assertEquals(1_500_000, derived.timeoutNs(),
             "90 us and 1.25 x 288 us of drain at 1 Gb/s are 450 us, less than a thread may wait for its core");
         assertEquals(270_000, TransportConfiguration.forFabric(1_000_000_000L, 90_000, 36_000).timeoutNs(),
@@ -54,9 +54,18 @@ class TransportConfigurationTest
     }
 
     @Test
+    void onAKernelOfLongTicksTheTimeoutIsNeverShorterThanTwoOfThem()
+    {
+        assertEquals(8_000_000, TransportConfiguration.forEmulatedFabric(100_000_000L, 80_000, 36_000, 4_000_000)
+            .timeoutNs(), "HZ=250: a thread may wait a tick for each thread ahead of it");
+        assertEquals(2_000_000, TransportConfiguration.forEmulatedFabric(1_000_000_000L, 90_000, 36_000, 1_000_000)
+            .timeoutNs(), "HZ=1000: the slice ends at the second tick");
+    }
+
+    @Test
     void onAnEmulatedFabricWithALongBaseRttTheTimeoutStaysThreeOfThem()
     {
-        assertEquals(15_000_000, TransportConfiguration.forEmulatedFabric(1_000_000_000L, 5_000_000, 36_000)
+        assertEquals(15_000_000, TransportConfiguration.forEmulatedFabric(1_000_000_000L, 5_000_000, 36_000, 4_000_000)
             .timeoutNs());
     }
 }
