@@ -54,6 +54,11 @@ class TopDuringExperimentSystemTest
     private static final String PREFIX = "pftop";
     private static final long RATE_BITS_PER_SEC = 100_000_000L;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /**
+     * A flow that outlasts the test (5 min at the line rate; the test times out after 3), so that it still runs
+     * whenever {@code pfabric top} looks, however long top takes to start on a busy machine.
+     */
+    private static final long OUTLASTING_FLOW_BYTES = 4_000_000_000L;
 
     @TempDir
     Path directory;
@@ -184,7 +189,7 @@ class TopDuringExperimentSystemTest
         final Future<?> run = start(pfabricDirectory);
         final List<HostDaemon> hosts = held.hosts.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         hosts.get(0).send("h2", 100_000).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-        hosts.get(2).send("h2", 50_000_000L);
+        hosts.get(2).send("h2", OUTLASTING_FLOW_BYTES);
 
         final StringBuilder out = new StringBuilder();
         final StringBuilder err = new StringBuilder();

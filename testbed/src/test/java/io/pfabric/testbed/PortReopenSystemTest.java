@@ -48,6 +48,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * left on the interfaces when the switch stops. And a leaf-spine link deleted and created again while hostd hosts
  * exchange messages: both switches lose the port, the leaf sprays around it, both open it again, the leaf uses it
  * again, and every message arrives once and intact.
+ * <p>
+ * The messages exchanged while the link is deleted may all have arrived before the switches notice: at 100 Mb/s the
+ * rest of the exchange takes a few hundred milliseconds, and deleting the link through {@code ip} and the switches'
+ * next check of their ports can take longer. So a second exchange runs while the link is gone, and the leaf must spray
+ * it around the link.
  */
 @Timeout(240)
 @RequiresNetns
@@ -230,6 +235,7 @@ class PortReopenSystemTest
             }
             Await.await(() -> !leafPort.linkUp() && !spinePort.linkUp(), PATIENCE, "both ends saw the link gone");
         });
+        exchangeAcrossTheSpines(random, () -> { });
         for (final SwitchPort end : List.of(leafPort, spinePort))
         {
             assertEquals(1, end.counters().get(PortCounter.INTERFACE_LOSSES), end.name());
