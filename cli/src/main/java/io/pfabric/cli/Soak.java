@@ -492,7 +492,16 @@ final class Soak
             StandardCopyOption.REPLACE_EXISTING);
         final Daemon restarted = start(settings, pfabric, "switches", List.of("testbed", "switches",
             topologyFile.toString(), "--prefix", settings.prefix(), "--counters-interval", counterInterval));
-        awaitFile(restarted, START_PATIENCE_NS);
+        try
+        {
+            awaitFile(restarted, START_PATIENCE_NS);
+        }
+        catch (final IOException | InterruptedException | RuntimeException ex)
+        {
+            restarted.process().destroyForcibly();
+            restarted.process().waitFor();
+            throw ex;
+        }
         return restarted;
     }
 
