@@ -476,8 +476,9 @@ public final class XdpPort implements FramePort, PolledPort
     }
 
     /**
-     * @return the id of libxdp's redirect program on the interface, or -1 if it has none; the programs are looked up
-     * and closed again, so that this process holds none of them open.
+     * @return the id of libxdp's redirect program on the interface, or -1 if it has none. The lookup may leave the
+     * program open in this process (libxdp does in legacy mode), which is why {@link BpfProgramHolders} leaves this
+     * process out and {@link #OPEN_PORTS_PROGRAMS} says which are this process's own.
      */
     private static int redirectProgramId(final int index)
     {
