@@ -235,9 +235,10 @@ public final class TestbedCommand
         {
             final Topology topology = TopologyParser.parse(topologyFile);
             try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                FabricRunner runner = FabricRunner.start(NetnsFabric.existing(topology, prefix),
+                FabricRunner runner = FabricRunner.open(NetnsFabric.existing(topology, prefix),
                     SwitchDaemon.Overrides.NONE))
             {
+                // meters bound and first written before forwarding starts: see FabricRunner.open
                 CountersFile counters = null;
                 if (countersFile.requested())
                 {
@@ -249,6 +250,7 @@ public final class TestbedCommand
                     counters = countersFile.start(registry, System.err, MetricsEndpoint.SWITCHES,
                         MetricsEndpoint.SWITCHES, topologyFile.toAbsolutePath().getParent());
                 }
+                runner.startForwarding();
                 System.err.println("pfabric testbed: switches running: " + topology.switches().size() + " switches, " +
                     (null == runner.daemon(topology.switches().get(0).name()) ? "none" : "all") + " open");
                 final SwitchDaemon first = runner.daemon(topology.switches().get(0).name());

@@ -27,15 +27,12 @@ import java.util.function.Function;
 public final class FabricRunner implements AutoCloseable
 {
     private final Map<String, SwitchDaemon> daemons;
-    private final AgentRunner runner;
-    private final ForwarderIdleStrategy idle;
+    private AgentRunner runner;
+    private ForwarderIdleStrategy idle;
 
-    private FabricRunner(
-        final Map<String, SwitchDaemon> daemons, final AgentRunner runner, final ForwarderIdleStrategy idle)
+    private FabricRunner(final Map<String, SwitchDaemon> daemons)
     {
         this.daemons = daemons;
-        this.runner = runner;
-        this.idle = idle;
     }
 
     /**
@@ -53,6 +50,24 @@ public final class FabricRunner implements AutoCloseable
     }
 
     /**
+     * Open every switch of a {@link NetnsFabric} without forwarding: {@link #startForwarding()} starts it. Work a
+     * process does once at start (binding meters, a first scrape) is best done between the two: once the
+     * forwarding thread runs, real-time on a core of its own ({@code DataPathPlacement}), the rest of the process
+     * shares what the hosts' threads leave of the other cores, and a process started into a busy fabric took more
+     * than a minute to get through it.
+     *
+     * @param fabric    the namespaces and links.
+     * @param overrides applied to every port of every switch.
+     * @return the open switches, not forwarding.
+     * @throws PacketSocketException if a port cannot be opened.
+     */
+    public static FabricRunner open(final NetnsFabric fabric, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException
+    {
+        return open(fabric.topology(), fabric::namespace, overrides);
+    }
+
+    /**
      * Open every switch of a topology, each in its namespace or, where {@code namespaceOf} gives null, in the
      * namespace the call is made in (VXLAN-over-UDP ports on loopback need none), and start forwarding; return once
      * every port receives.
@@ -64,6 +79,23 @@ public final class FabricRunner implements AutoCloseable
      * @throws PacketSocketException if a port cannot be opened.
      */
     public static FabricRunner start(
+        final Topology topology, final Function<String, String> namespaceOf, final SwitchDaemon.Overrides overrides)
+        throws PacketSocketException
+    {
+        final FabricRunner opened = open(topology, namespaceOf, overrides);
+        try
+        {
+            opened.startForwarding();
+        }
+        catch (final RuntimeException ex)
+        {
+            opened.close();
+            throw ex;
+        }
+        return opened;
+    }
+
+    private static FabricRunner open(
         final Topology topology, final Function<String, String> namespaceOf, final SwitchDaemon.Overrides overrides)
         throws PacketSocketException
     {
@@ -100,10 +132,26 @@ public final class FabricRunner implements AutoCloseable
             }
             throw ex;
         }
+        return new FabricRunner(daemons);
+    }
+
+    /**
+     * Start forwarding on the switches {@link #open(NetnsFabric, SwitchDaemon.Overrides)} opened; return once every
+     * port receives. If it fails, the ports stay open until {@link #close()}.
+     *
+     * @throws IllegalStateException if forwarding has started already.
+     * @throws RuntimeException      if a forwarder fails to start.
+     */
+    public void startForwarding()
+    {
+        if (null != runner)
+        {
+            throw new IllegalStateException("forwarding has started already");
+        }
         final Forwarder[] forwarders = daemons.values().stream().map(SwitchDaemon::forwarder).toArray(Forwarder[]::new);
         final CompletableFuture<Void> receiving = new CompletableFuture<>();
-        final ForwarderIdleStrategy idle = new ForwarderIdleStrategy(forwarders);
-        final AgentRunner runner = new AgentRunner(idle,
+        idle = new ForwarderIdleStrategy(forwarders);
+        runner = new AgentRunner(idle,
             error -> System.err.println("pfabric: forwarder error: " + error), null,
             new CompositeAgent(forwarders)
             {
@@ -130,10 +178,10 @@ public final class FabricRunner implements AutoCloseable
         {
             runner.close();
             idle.close();
-            daemons.values().forEach(SwitchDaemon::close);
+            runner = null;
+            idle = null;
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
-        return new FabricRunner(daemons, runner, idle);
     }
 
     /**
@@ -152,7 +200,10 @@ public final class FabricRunner implements AutoCloseable
      */
     public void stopForwarding()
     {
-        runner.close();
+        if (null != runner)
+        {
+            runner.close();
+        }
     }
 
     /**
@@ -160,8 +211,11 @@ public final class FabricRunner implements AutoCloseable
      */
     public void close()
     {
-        runner.close();
-        idle.close();
+        stopForwarding();
+        if (null != idle)
+        {
+            idle.close();
+        }
         daemons.values().forEach(SwitchDaemon::close);
     }
 }
