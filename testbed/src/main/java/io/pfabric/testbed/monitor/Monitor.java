@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -223,17 +224,44 @@ public final class Monitor
         }
     }
 
+    /**
+     * Refuse a record whose daemon is gone: nothing accepts a connection at its address, or what does answers with
+     * an error. A daemon that accepts the connection but is slow to answer it is running, and busy: on two cores
+     * whose data-path threads run real-time, a daemon's first scrape has taken over 5 s. Prometheus is then given
+     * its own time to scrape it ({@link #awaitScraping}).
+     */
     private static void checkAnswers(final MetricsEndpoint endpoint, final Path stateDirectory)
     {
-        String problem;
+        String problem = null;
+        HttpURLConnection connection = null;
         try
         {
-            final int status = get(endpoint.url(), new StringBuilder());
-            problem = 200 == status ? null : "answers HTTP " + status;
+            connection = connection(endpoint.url());
+            connection.connect();
         }
         catch (final IOException ex)
         {
             problem = "does not answer (" + ex.getMessage() + ")";
+        }
+        if (null == problem)
+        {
+            try
+            {
+                final int status = connection.getResponseCode();
+                problem = 200 == status ? null : "answers HTTP " + status;
+            }
+            catch (final SocketTimeoutException ex)
+            {
+                // accepted and not yet answered: running, and busy
+            }
+            catch (final IOException ex)
+            {
+                problem = "does not answer (" + ex.getMessage() + ")";
+            }
+            finally
+            {
+                connection.disconnect();
+            }
         }
         if (null != problem)
         {
@@ -253,9 +281,7 @@ public final class Monitor
      */
     static int get(final String url, final StringBuilder body) throws IOException
     {
-        final HttpURLConnection connection = (HttpURLConnection)URI.create(url).toURL().openConnection();
-        connection.setConnectTimeout(ANSWER_TIMEOUT_MS);
-        connection.setReadTimeout(ANSWER_TIMEOUT_MS);
+        final HttpURLConnection connection = connection(url);
         try
         {
             final int status = connection.getResponseCode();
@@ -272,6 +298,14 @@ public final class Monitor
         {
             connection.disconnect();
         }
+    }
+
+    private static HttpURLConnection connection(final String url) throws IOException
+    {
+        final HttpURLConnection connection = (HttpURLConnection)URI.create(url).toURL().openConnection();
+        connection.setConnectTimeout(ANSWER_TIMEOUT_MS);
+        connection.setReadTimeout(ANSWER_TIMEOUT_MS);
+        return connection;
     }
 
     private static void awaitScraping(final Process process, final String url, final int targets, final Path log)

@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code pfabric monitor up} on bad input: no testbed, Prometheus missing, its port in use, a daemon that does not
- * answer. Each is one message that says which and what to do, and nothing is made or left running. The testbed here
+ * answer. Each is one message that says which and what to do, and nothing is made or left running. A daemon that
+ * accepts the connection but does not answer in time is busy, not gone: Prometheus is started for it (here
+ * {@code /bin/true}, which stops at once). The testbed here
  * is its state alone, with this JVM standing in for the switches process.
  */
 class MonitorBadInputTest
@@ -103,6 +105,28 @@ class MonitorBadInputTest
             silentPort + "/metrics does not answer") && failure.getMessage().endsWith(
             "if it has stopped, start it again with --metrics, or remove its record " + switches.file(state)),
             failure.getMessage());
+        assertFalse(Files.exists(state.resolve(Monitor.DIRECTORY)));
+    }
+
+    @Test
+    void aDaemonThatAcceptsButIsSlowToAnswerIsNotRefused() throws IOException
+    {
+        testbed();
+        final int monitorPort;
+        try (ServerSocket monitor = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            monitorPort = monitor.getLocalPort();
+        }
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            new MetricsEndpoint(MetricsEndpoint.SWITCHES, MetricsEndpoint.SWITCHES,
+                "127.0.0.1:" + busy.getLocalPort()).write(state);
+
+            final IOException failure = assertThrows(IOException.class, () ->
+                Monitor.up(state, "/bin/true", new InetSocketAddress(InetAddress.getLoopbackAddress(), monitorPort)));
+
+            assertTrue(failure.getMessage().startsWith("prometheus stopped at once"), failure.getMessage());
+        }
         assertFalse(Files.exists(state.resolve(Monitor.DIRECTORY)));
     }
 }
