@@ -129,6 +129,22 @@ public final class PfabricJava
     }
 
     /**
+     * A command run with SIGINT at its default action, whatever this JVM was started with: a background job of a
+     * non-interactive shell starts with SIGINT ignored, every process below inherits that, and a JVM started so
+     * installs no handler for it, so a test's Ctrl-C would go unseen. {@code env} executes the command in its own
+     * process, so the process's id is the command's.
+     *
+     * @param command the command and its arguments.
+     * @return a new, modifiable list: {@code env --default-signal=INT} and the command.
+     */
+    public static List<String> interruptible(final List<String> command)
+    {
+        final List<String> interruptible = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        interruptible.addAll(command);
+        return interruptible;
+    }
+
+    /**
      * The {@code pfabric} processes a test started, each with its output in a log file; {@link #stopAll()} after
      * each test stops them with {@link #terminate}.
      */
@@ -147,7 +163,7 @@ public final class PfabricJava
          */
         public Process start(final Path directory, final Path log, final List<String> arguments) throws IOException
         {
-            final List<String> command = new ArrayList<>(command());
+            final List<String> command = interruptible(command());
             command.addAll(arguments);
             final Process process = new ProcessBuilder(command).directory(directory.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -80,7 +80,7 @@ class TestbedCommandSystemTest
         command.add(classPath, "-Dpfabric.home=" + home);
         command.add(classPath, "-Dpfabric.testbed.prefix=" + prefix);
         command.addAll(List.of(arguments));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        final Process process = new ProcessBuilder(PfabricJava.interruptible(command)).redirectErrorStream(true)
             .redirectOutput(home.resolve(log).toFile()).start();
         started.add(process);
         return process;
