@@ -28,16 +28,18 @@ import java.util.concurrent.Callable;
             "with offloads off, and runs each target in turn between the hosts, unpaced: switchd on raw-socket " +
             "ports, a kernel bridge, and Open vSwitch with its userspace (netdev) datapath; 'generator' forwards " +
             "nothing and measures trafgen into its own veth pair. For each frame length it measures the round trip of " +
-            "a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99), then floods with trafgen from one host, " +
-            "pinned to CPU 0, and reports the frames per second offered and delivered, and the whole machine's CPU " +
+            "a UDP ping-pong on the idle fabric (HdrHistogram, p50 and p99), then floods from one host with trafgen " +
+            "or, with --generator xdp, the kernel's XDP live frames, pinned to CPU 0, and reports the frames per second offered and delivered, and the whole machine's CPU " +
             "time (/proc/stat) per delivered frame. The sink (--sink tc, the default) is a tc ingress BPF program that " +
             "drops every frame at the receiving interface, so no target pays for the receiving host's stack; " +
             "--sink xdp drops with an XDP program instead, and --sink host lets the receiving host take every frame " +
             "up its stack. Then it " +
-            "paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames above it, and reports the " +
+            "paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames above it (trafgen as fast as " +
+            "it can, the XDP generator at 1.1 times the rate), and reports the " +
             "rate measured at the sink (frames plus 24 bytes of FCS, preamble and gap) against the configured one.",
         "Frame lengths are Ethernet frames without FCS (a 60-byte frame is a minimum-size, 64-byte frame on the " +
-            "wire). Needs root, trafgen (Debian: netsniff-ng) and, for ovs, openvswitch-switch. Progress goes to " +
+            "wire). Needs root, trafgen (Debian: netsniff-ng) or a kernel with XDP live frames (5.18 or later) and, " +
+            "for ovs, openvswitch-switch. Progress goes to " +
             "stderr, the results to stdout; the namespaces are removed at the end, on Ctrl-C, and at the next start " +
             "after a crash." })
 public final class ForwardingBenchCommand implements Callable<Integer>
@@ -46,7 +48,7 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     boolean quick;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "table|csv",
-        description = "table (default) or csv: run,target,frame_bytes,sink,offered_pps,delivered_pps," +
+        description = "table (default) or csv: run,target,frame_bytes,sink,generator,offered_pps,delivered_pps," +
             "cpu_ns_per_frame,own_cpu_ns_per_frame,forwarder_ns_per_frame,rtt_p50_us,rtt_p99_us,loadavg_1m; the pacer's figures then go to stderr.")
     String format;
 
@@ -72,6 +74,12 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         description = "Where delivered frames end: tc (a tc ingress drop at the receiving interface, the default), " +
             "xdp (an XDP drop there) or host (the receiving host's stack).")
     String sink;
+
+    @Option(names = "--generator", defaultValue = "trafgen", paramLabel = "trafgen|xdp",
+        description = "What floods: trafgen (a packet socket, the default) or xdp (the kernel's XDP live-frames " +
+            "mode, run by this process on CPU 0: no socket buffer or system call per frame, several times trafgen's " +
+            "rate; it turns GRO on at the switch's end of the sender's veth while it runs).")
+    String generator;
 
     @Option(names = "--runs", defaultValue = "1", paramLabel = "N",
         description = "Measure every target, frame length and pacer rate N times, in turn (default: ${DEFAULT-VALUE}).")
@@ -136,13 +144,22 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--sink: " + ex.getMessage(), ex);
         }
+        final ForwardingBench.Generator generatorKind;
+        try
+        {
+            generatorKind = ForwardingBench.Generator.byLabel(generator);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--generator: " + ex.getMessage(), ex);
+        }
         if (!"root".equals(System.getProperty("user.name")))
         {
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(kinds, frameLengths,
             Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, sinkKind,
-            runs);
+            generatorKind, runs);
         final ForwardingBench bench = new ForwardingBench(settings, System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
@@ -155,30 +172,32 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             Runtime.getRuntime().removeShutdownHook(onInterrupt);
         }
-        print(report, sinkKind, csv);
+        print(report, sinkKind, generatorKind, csv);
         return 0;
     }
 
-    private static void print(final ForwardingBench.Report report, final ForwardingBench.Sink sink, final boolean csv)
+    private static void print(
+        final ForwardingBench.Report report, final ForwardingBench.Sink sink, final ForwardingBench.Generator generator,
+        final boolean csv)
     {
         final PrintStream out = System.out;
         if (csv)
         {
-            out.println("run,target,frame_bytes,sink,offered_pps,delivered_pps,cpu_ns_per_frame,own_cpu_ns_per_frame," +
+            out.println("run,target,frame_bytes,sink,generator,offered_pps,delivered_pps,cpu_ns_per_frame,own_cpu_ns_per_frame," +
                 "forwarder_ns_per_frame,rtt_p50_us," +
                 "rtt_p99_us,loadavg_1m");
             for (final ForwardingResult result : report.forwarding())
             {
-                out.printf(Locale.ROOT, "%d,%s,%d,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s%n", result.run(), result.target(),
-                    result.frameLength(), sink.label(), result.offeredPps(), result.deliveredPps(),
+                out.printf(Locale.ROOT, "%d,%s,%d,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%s%n", result.run(), result.target(),
+                    result.frameLength(), sink.label(), generator.label(), result.offeredPps(), result.deliveredPps(),
                     result.cpuNsPerFrame(), result.ownCpuNsPerFrame(), result.forwarderNsPerFrame(), result.rttP50Us(),
                     result.rttP99Us(), result.loadAverage().split(" ")[0]);
             }
             printPacer(System.err, report.pacer());
             return;
         }
-        out.printf(Locale.ROOT, "sink: %s%n%3s %-11s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
-            sink.label(), "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
+        out.printf(Locale.ROOT, "sink: %s, generator: %s%n%3s %-11s %11s %13s %13s %9s %12s %12s %12s %10s %10s %8s  %s%n",
+            sink.label(), generator.label(), "run", "target", "frame_bytes", "offered_pps", "delivered_pps", "delivered", "cpu_ns/frame",
             "own_ns/frame", "fwd_ns/frame", "rtt_p50_us", "rtt_p99_us", "rtt_lost", "loadavg");
         for (final ForwardingResult result : report.forwarding())
         {

@@ -51,6 +51,12 @@ public final class ForwardingBench implements AutoCloseable
     }
 
     private static final int PACER_FRAME_LENGTH = 1500;
+    /**
+     * What the XDP generator offers a paced port, over its rate: above it, so that the port's queue stays full, but
+     * not the many times its rate the generator could send, which one ingress port of the same rate never would;
+     * trafgen sends as fast as it can.
+     */
+    private static final double PACER_OVERLOAD = 1.1;
     private static final String HOST_INTERFACE = "eth0";
     private static final String FORWARDER_THREAD = "forwarder";
     private static final Path LOAD_AVERAGE = Path.of("/proc/loadavg");
@@ -120,6 +126,58 @@ public final class ForwardingBench implements AutoCloseable
     }
 
     /**
+     * What sends the flood.
+     */
+    public enum Generator
+    {
+        /**
+         * netsniff-ng's trafgen, from a packet socket: a socket buffer and a share of a system call per frame.
+         */
+        TRAFGEN("trafgen"),
+
+        /**
+         * The kernel's XDP live-frames mode ({@link XdpGenerator}), from a thread of the benchmark: neither.
+         */
+        XDP("xdp");
+
+        private final String label;
+
+        Generator(final String label)
+        {
+            this.label = label;
+        }
+
+        /**
+         * The name on the command line and in the results.
+         *
+         * @return the name.
+         */
+        public String label()
+        {
+            return label;
+        }
+
+        /**
+         * The generator of a name.
+         *
+         * @param label trafgen or xdp.
+         * @return the generator.
+         * @throws IllegalArgumentException for another name.
+         */
+        public static Generator byLabel(final String label)
+        {
+            for (final Generator generator : values())
+            {
+                if (generator.label.equals(label))
+                {
+                    return generator;
+                }
+            }
+            throw new IllegalArgumentException("unknown generator '" + label + "'; use trafgen or xdp");
+        }
+    }
+
+    /**
      * What to run.
      *
      * @param targets        in the order to run them.
@@ -130,6 +188,7 @@ public final class ForwardingBench implements AutoCloseable
      * @param rttSamples     round trips recorded per target and frame length.
      * @param pacerRatesBps  configured egress rates whose accuracy is measured; may be empty.
      * @param sink           where delivered frames are counted.
+     * @param generator      what sends the flood.
      * @param runs           times every target, frame length and pacer rate is measured, in turn.
      */
     public record Settings(
@@ -141,6 +200,7 @@ public final class ForwardingBench implements AutoCloseable
         int rttSamples,
         List<Long> pacerRatesBps,
         Sink sink,
+        Generator generator,
         int runs)
     {
     }
@@ -260,7 +320,7 @@ public final class ForwardingBench implements AutoCloseable
                 final UdpPingPong.Result rtt = generator ? null : UdpPingPong.run(namespace(sender()),
                     namespace(receiver()), receiver().ipText(), frameLength, settings.rttWarmUps(),
                     settings.rttSamples());
-                final Flood flood = flood(frameLength, generator);
+                final Flood flood = flood(frameLength, generator, 0);
                 final double deliveredPps = flood.delivered().packetsPerSecSince(flood.deliveredBefore());
                 final long deliveredFrames = flood.delivered().packets() - flood.deliveredBefore().packets();
                 final ForwardingResult result = new ForwardingResult(kind.label(), run, frameLength, deliveredPps,
@@ -295,7 +355,7 @@ public final class ForwardingBench implements AutoCloseable
         {
             UdpPingPong.run(namespace(sender()), namespace(receiver()), receiver().ipText(), PACER_FRAME_LENGTH,
                 settings.rttWarmUps(), 0);
-            final Flood flood = flood(PACER_FRAME_LENGTH, false);
+            final Flood flood = flood(PACER_FRAME_LENGTH, false, Math.round(rateBps * PACER_OVERLOAD));
             final PacerResult result = new PacerResult(rateBps, run,
                 flood.delivered().wireBitsPerSecSince(flood.deliveredBefore()),
                 flood.offered().wireBitsPerSecSince(flood.offeredBefore()), flood.loadAverage());
@@ -316,7 +376,7 @@ public final class ForwardingBench implements AutoCloseable
     {
     }
 
-    private Flood flood(final int frameLength, final boolean generator) throws IOException
+    private Flood flood(final int frameLength, final boolean generator, final long offeredBps) throws IOException
     {
         final HostSpec from = sender();
         final HostSpec to = receiver();
@@ -329,7 +389,7 @@ public final class ForwardingBench implements AutoCloseable
             track(IngressDrop.install(sinkNamespace, sinkInterface, Sink.XDP == settings.sink())) : null;
         try
         {
-            final Trafgen trafgen = track(Trafgen.start(fromNamespace, HOST_INTERFACE, frame));
+            final AutoCloseable flood = track(startGenerator(fromNamespace, frame, offeredBps));
             try
             {
                 sleep(settings.warmUp());
@@ -350,6 +410,10 @@ public final class ForwardingBench implements AutoCloseable
                 final LinkCounters deliveredBefore = before[1];
                 final LinkCounters offered = after[0];
                 final LinkCounters delivered = after[1];
+                if (flood instanceof XdpGenerator xdp && null != xdp.failure())
+                {
+                    throw new IOException("the XDP generator stopped: " + xdp.failure());
+                }
                 if (null != drop && drop.countsDrops())
                 {
                     progress.printf("bench forwarding: the sink dropped %,d frames and received %,d in the " +
@@ -361,7 +425,7 @@ public final class ForwardingBench implements AutoCloseable
             }
             finally
             {
-                untrack(trafgen);
+                untrack(flood);
             }
         }
         finally
@@ -371,6 +435,20 @@ public final class ForwardingBench implements AutoCloseable
                 untrack(drop);
             }
         }
+    }
+
+    /**
+     * The configured generator, sending from the sending host's interface.
+     */
+    private AutoCloseable startGenerator(
+        final String fromNamespace, final Trafgen.UdpFrame frame, final long offeredBps) throws IOException
+    {
+        if (Generator.TRAFGEN == settings.generator())
+        {
+            return Trafgen.start(fromNamespace, HOST_INTERFACE, frame);
+        }
+        return XdpGenerator.start(fromNamespace, HOST_INTERFACE, frame, offeredBps,
+            fabric().namespace(sender().switchName()), switchInterface(sender()));
     }
 
     private String switchInterface(final HostSpec host)

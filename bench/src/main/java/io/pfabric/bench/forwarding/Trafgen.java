@@ -1,8 +1,10 @@
 package io.pfabric.bench.forwarding;
 
+import io.pfabric.common.topology.Addresses;
 import io.pfabric.common.wire.EthernetFlyweight;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.UdpFlyweight;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -129,6 +131,35 @@ final class Trafgen implements AutoCloseable
             {
                 throw new IllegalArgumentException("frame length must be 60 to 1514 bytes: " + frameLength);
             }
+        }
+
+        /**
+         * The frame itself, IPv4 checksum computed, UDP checksum zero (none), payload zeros.
+         *
+         * @return its bytes, without FCS.
+         */
+        byte[] bytes()
+        {
+            final byte[] bytes = new byte[frameLength];
+            final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+            new EthernetFlyweight().wrap(buffer, 0)
+                .destinationMac(Addresses.parseMac(destinationMac))
+                .sourceMac(Addresses.parseMac(sourceMac))
+                .etherType(EthernetFlyweight.ETHERTYPE_IPV4);
+            new Ipv4Flyweight().wrap(buffer, EthernetFlyweight.HEADER_LENGTH)
+                .version(Ipv4Flyweight.VERSION)
+                .ihl(Ipv4Flyweight.MIN_IHL)
+                .totalLength(frameLength - EthernetFlyweight.HEADER_LENGTH)
+                .ttl(64)
+                .protocol(Ipv4Flyweight.PROTOCOL_UDP)
+                .sourceAddress(Addresses.parseIpv4(sourceIp))
+                .destinationAddress(Addresses.parseIpv4(destinationIp))
+                .computeChecksum();
+            new UdpFlyweight().wrap(buffer, EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.HEADER_LENGTH)
+                .sourcePort(DISCARD_PORT)
+                .destinationPort(DISCARD_PORT)
+                .length(frameLength - EthernetFlyweight.HEADER_LENGTH - Ipv4Flyweight.HEADER_LENGTH);
+            return bytes;
         }
 
         String trafgenConfig()

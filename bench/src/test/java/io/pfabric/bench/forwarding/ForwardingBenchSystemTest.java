@@ -16,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The forwarding benchmark end to end, short: trafgen alone into its dropping veth, then switchd and the Linux bridge
- * each forward trafgen's flood to the XDP drop sink and a UDP ping-pong between two namespaces, switchd's egress paced at 100 Mb/s never exceeds that rate, and nothing is left
- * behind.
+ * The forwarding benchmark end to end, short, with each generator (trafgen, and the kernel's XDP live frames): the
+ * generator alone into its dropping veth, then switchd and the Linux bridge each forward its flood to the tc drop
+ * sink and a UDP ping-pong between two namespaces, switchd's egress paced at 100 Mb/s is offered more than that and
+ * never exceeds it, and nothing is left behind.
  */
 @Timeout(180)
 @RequiresNetns
@@ -29,12 +30,23 @@ class ForwardingBenchSystemTest
     @Test
     void measuresEachTargetAndThePacerAndCleansUp() throws Exception
     {
+        measure(ForwardingBench.Generator.TRAFGEN);
+    }
+
+    @Test
+    void theXdpGeneratorFloodsEachTargetAndOffersThePacerMoreThanItsRate() throws Exception
+    {
+        measure(ForwardingBench.Generator.XDP);
+    }
+
+    private static void measure(final ForwardingBench.Generator generator) throws Exception
+    {
         final int rttSamples = 200;
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(
             List.of(ForwardingTarget.Kind.GENERATOR, ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE),
             List.of(60),
             Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
-            ForwardingBench.Sink.TC, 1);
+            ForwardingBench.Sink.TC, generator, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final ForwardingBench.Report report;
         final PrintStream progressStream = new PrintStream(progress, true, StandardCharsets.UTF_8);

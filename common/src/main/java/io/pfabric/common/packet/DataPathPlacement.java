@@ -335,7 +335,13 @@ public final class DataPathPlacement implements AutoCloseable
         }
     }
 
-    static boolean pin(final BitSet cpus)
+    /**
+     * Pin the calling thread to a set of CPUs.
+     *
+     * @param cpus where it may run.
+     * @return false if the kernel refused.
+     */
+    public static boolean pin(final BitSet cpus)
     {
         try (Memory mask = new Memory(MASK_BYTES))
         {

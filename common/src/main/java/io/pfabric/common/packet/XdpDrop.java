@@ -18,8 +18,8 @@ public final class XdpDrop implements AutoCloseable
     private static final int BPF_PROG_LOAD = 5;
     private static final int BPF_LINK_CREATE = 28;
     private static final int BPF_PROG_TYPE_SCHED_CLS = 3;
-    private static final int BPF_PROG_TYPE_XDP = 6;
-    private static final int BPF_XDP = 37;
+    static final int BPF_PROG_TYPE_XDP = 6;
+    static final int BPF_XDP = 37;
     private static final int BPF_TCX_INGRESS = 46;
     private static final int TC_ACT_SHOT = 2;
     private static final int XDP_FLAGS_DRV_MODE = 4;
@@ -111,22 +111,46 @@ public final class XdpDrop implements AutoCloseable
         return linkFd < 0 ? -linkFd : 0;
     }
 
-    private static int load(final int programType, final int attachType, final int verdict)
+    /**
+     * Load a program of two instructions that returns one verdict for every frame.
+     *
+     * @param programType BPF_PROG_TYPE_*.
+     * @param attachType  BPF_* attach type the kernel checks the program against.
+     * @param verdict     what the program returns.
+     * @return the program's descriptor, or minus the errno of the refusal.
+     */
+    static int load(final int programType, final int attachType, final int verdict)
     {
         final Memory instructions = new Memory(16);
         instructions.clear();
         instructions.setByte(0, (byte)0xb7);
         instructions.setInt(4, verdict);
         instructions.setByte(8, (byte)0x95);
+        return load(programType, attachType, instructions, 2, "pfabric_drop");
+    }
+
+    /**
+     * Load a program.
+     *
+     * @param programType  BPF_PROG_TYPE_*.
+     * @param attachType   BPF_* attach type the kernel checks the program against.
+     * @param instructions the program, eight bytes an instruction.
+     * @param count        instructions in it.
+     * @param name         the program's name, up to 15 characters, for bpftool.
+     * @return the program's descriptor, or minus the errno of the refusal.
+     */
+    static int load(
+        final int programType, final int attachType, final Memory instructions, final int count, final String name)
+    {
         final Memory license = new Memory(4);
         license.setString(0, "GPL", "US-ASCII");
         final Memory load = new Memory(PROG_LOAD_ATTRIBUTES_LENGTH);
         load.clear();
         load.setInt(0, programType);
-        load.setInt(4, 2);
+        load.setInt(4, count);
         load.setLong(8, Pointer.nativeValue(instructions));
         load.setLong(16, Pointer.nativeValue(license));
-        load.setString(48, "pfabric_drop", "US-ASCII");
+        load.setString(48, name, "US-ASCII");
         load.setInt(68, attachType);
         final int programFd = (int)LibC.syscall(LibC.SYS_BPF, BPF_PROG_LOAD, load, PROG_LOAD_ATTRIBUTES_LENGTH);
         return programFd < 0 ? -Native.getLastError() : programFd;
