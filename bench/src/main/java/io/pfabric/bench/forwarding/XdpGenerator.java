@@ -77,20 +77,18 @@ final class XdpGenerator implements AutoCloseable
         }
         catch (final ExecutionException ex)
         {
-            generator.closeQuietly();
-            throw new IOException("the XDP generator: " + ex.getCause().getMessage() +
-                " (--generator trafgen sends from a packet socket instead)", ex.getCause());
+            throw generator.stopAfter(new IOException("the XDP generator: " + ex.getCause().getMessage() +
+                " (--generator trafgen sends from a packet socket instead)", ex.getCause()));
         }
         catch (final TimeoutException ex)
         {
-            generator.closeQuietly();
-            throw new IOException("the XDP generator sent nothing within " + START_TIMEOUT_MS + " ms", ex);
+            throw generator.stopAfter(
+                new IOException("the XDP generator sent nothing within " + START_TIMEOUT_MS + " ms", ex));
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            generator.closeQuietly();
-            throw new IOException("interrupted while starting the XDP generator", ex);
+            throw generator.stopAfter(new IOException("interrupted while starting the XDP generator", ex));
         }
     }
 
@@ -139,7 +137,7 @@ final class XdpGenerator implements AutoCloseable
         return failure;
     }
 
-    private void closeQuietly()
+    private IOException stopAfter(final IOException error)
     {
         try
         {
@@ -147,8 +145,9 @@ final class XdpGenerator implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            running = false;
+            error.addSuppressed(ex);
         }
+        return error;
     }
 
     private void gro(final String onOrOff) throws IOException
