@@ -16,10 +16,11 @@ import com.sun.jna.Pointer;
  * Unpaced, every repetition is sent, as fast as the kernel runs them. Paced, the program keeps a schedule in a BPF
  * array: a repetition is sent if its time has come, and the next is due one interval later; the others are dropped
  * in the program, which costs a fraction of a send. The kernel flushes what a batch of 16 repetitions sent together,
- * so frames leave at most a few at a time. A repetition up to 32 intervals late (the receive the kernel runs on this
- * CPU between batches delays the program) is sent and the schedule kept; later, the schedule moves rather than a
- * burst catching up. The schedule is the only way to pace: each run of the program costs a few hundred microseconds
- * of set-up, so a rate cannot come from how often it is run, and a caller runs many repetitions at a time.
+ * so frames leave at most a few at a time. A repetition up to 256 intervals late (the receive the kernel runs on this
+ * CPU between batches, or another thread holding the CPU, delays the program) is sent and the schedule kept, so the
+ * rate holds at the price of a burst; later, the schedule moves rather than a longer burst catching up. The schedule
+ * is the only way to pace: each run of the program costs a few hundred microseconds of set-up, so a rate cannot come
+ * from how often it is run, and a caller runs many repetitions at a time.
  */
 public final class XdpLiveFrames implements AutoCloseable
 {
@@ -40,7 +41,7 @@ public final class XdpLiveFrames implements AutoCloseable
     private static final int XDP_MD_LENGTH = 24;
     private static final int UNPACED_BATCH_FRAMES = 64;
     private static final int PACED_BATCH_FRAMES = 16;
-    private static final int MAX_LATE_INTERVALS = 32;
+    private static final int MAX_LATE_INTERVALS = 256;
     private static final int SCHEDULE_LENGTH = 24;
     private static final int MAX_FRAME_LENGTH = 1514;
     private static final int REPEAT_OFFSET = 32;
