@@ -70,7 +70,7 @@ public final class ForwardingBench implements AutoCloseable
     /**
      * Where the delivered frames end and are counted.
      */
-    public enum Sink
+    public enum Sink implements Labelled
     {
         /**
          * A tc ingress program drops every frame at the receiving interface, before IP.
@@ -114,21 +114,14 @@ public final class ForwardingBench implements AutoCloseable
          */
         public static Sink byLabel(final String label)
         {
-            for (final Sink sink : values())
-            {
-                if (sink.label.equals(label))
-                {
-                    return sink;
-                }
-            }
-            throw new IllegalArgumentException("unknown sink '" + label + "'; use tc, xdp or host");
+            return Labelled.byLabel(values(), label, "sink");
         }
     }
 
     /**
      * What sends the flood.
      */
-    public enum Generator
+    public enum Generator implements Labelled
     {
         /**
          * netsniff-ng's trafgen, from a packet socket: a socket buffer and a share of a system call per frame.
@@ -166,14 +159,7 @@ public final class ForwardingBench implements AutoCloseable
          */
         public static Generator byLabel(final String label)
         {
-            for (final Generator generator : values())
-            {
-                if (generator.label.equals(label))
-                {
-                    return generator;
-                }
-            }
-            throw new IllegalArgumentException("unknown generator '" + label + "'; use trafgen or xdp");
+            return Labelled.byLabel(values(), label, "generator");
         }
     }
 

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -36,7 +35,7 @@ public interface ForwardingTarget extends AutoCloseable
     /**
      * The kinds of target, by their names on the command line and in the results.
      */
-    enum Kind
+    enum Kind implements Labelled
     {
         /**
          * Nothing forwards: the generator sends into its own veth pair and the sink is on the peer, to measure what the
@@ -90,15 +89,7 @@ public interface ForwardingTarget extends AutoCloseable
          */
         public static Kind byLabel(final String label)
         {
-            for (final Kind kind : values())
-            {
-                if (kind.label.equals(label.toLowerCase(Locale.ROOT)))
-                {
-                    return kind;
-                }
-            }
-            throw new IllegalArgumentException(
-                "unknown target '" + label + "'; use generator, switchd, switchd-xdp, bridge or ovs");
+            return Labelled.byLabel(values(), label, "target");
         }
     }
 

@@ -5,6 +5,7 @@ import io.pfabric.common.packet.DataPathPlacement;
 import io.pfabric.common.packet.NetworkNamespace;
 import io.pfabric.common.packet.PacketSocketException;
 import io.pfabric.common.packet.XdpLiveFrames;
+import io.pfabric.dataplane.pacer.EgressPacer;
 
 import java.io.IOException;
 import java.util.BitSet;
@@ -28,7 +29,6 @@ final class XdpGenerator implements AutoCloseable
      */
     private static final int FRAMES_PER_CALL = 1 << 20;
     private static final int PACED_FRAMES_PER_CALL = 1 << 22;
-    private static final int WIRE_OVERHEAD_BYTES = 24;
     private static final long START_TIMEOUT_MS = 10_000;
     private static final long STOP_TIMEOUT_MS = 10_000;
 
@@ -96,7 +96,7 @@ final class XdpGenerator implements AutoCloseable
         final long offeredBps, final CompletableFuture<Void> started)
     {
         final long intervalNs = 0 == offeredBps ? 0 :
-            Math.max(1, Math.round((frame.length + WIRE_OVERHEAD_BYTES) * 8 * 1e9 / offeredBps));
+            Math.max(1, Math.round((frame.length + EgressPacer.WIRE_OVERHEAD_LENGTH) * 8 * 1e9 / offeredBps));
         try
         {
             NetworkNamespace.enterOnCurrentThread(namespace);
