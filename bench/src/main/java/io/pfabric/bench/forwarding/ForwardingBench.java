@@ -19,16 +19,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The forwarding benchmark: a star of two hosts in network namespaces, veth pairs with offloads off, and each target
- * in turn forwarding between them. For each target and frame length: the frames per second trafgen offered and the
- * frames per second delivered to the receiving host's interface, the whole machine's CPU time per delivered frame,
- * and the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd alone with its egress paced
- * at each configured rate, 1500-byte frames offered above that rate, and the rate measured at the receiver.
+ * The forwarding benchmark: a star of two hosts in network namespaces, veth pairs with offloads off, and each target in
+ * turn forwarding between them. For each target and frame length: the frames per second the generator offered and the
+ * frames per second delivered to the receiving host's interface, the whole machine's CPU time per delivered frame, and
+ * the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd alone with its egress paced at each
+ * configured rate, 1500-byte frames offered above that rate, and the rate measured at the receiver.
  * <p>
- * The sink is a tc ingress program that drops every frame at the receiving interface ({@link Sink#TC}, the default),
- * or an XDP program there ({@link Sink#XDP}), so no target pays for the receiving host's stack, or the host itself
- * ({@link Sink#HOST}); the receiving interface's receive count is the measurement. The {@code generator} target forwards nothing: trafgen sends into its veth and the sink is on the
- * peer, which gives the generator's own ceiling.
+ * The sink is a tc ingress program that drops every frame at the receiving interface ({@link Sink#TC}, the default), or
+ * an XDP program there ({@link Sink#XDP}), so no target pays for the receiving host's stack, or the host itself ({@link
+ * Sink#HOST}); the receiving interface's receive count is the measurement. The {@code generator} target forwards
+ * nothing: the generator ({@link Generator}: trafgen, or the kernel's XDP live frames) sends into its veth and the sink
+ * is on the peer, which gives the generator's own ceiling.
  */
 public final class ForwardingBench implements AutoCloseable
 {
@@ -198,7 +199,7 @@ public final class ForwardingBench implements AutoCloseable
      * @param run            which of the runs, from 1.
      * @param frameLength    bytes without FCS.
      * @param deliveredPps   frames per second counted by the sink.
-     * @param offeredPps     frames per second trafgen sent.
+     * @param offeredPps     frames per second the generator sent.
      * @param cpuNsPerFrame  the whole machine's busy CPU time (every core, every process) over the frames delivered.
      * @param ownCpuNsPerFrame the CPU time of this JVM (switchd's forwarder runs in it), the generator and the
      *                       kernel's softirq threads ({@link ProcessCpu}) over the frames delivered.
@@ -220,7 +221,7 @@ public final class ForwardingBench implements AutoCloseable
      * @param configuredBps the port's line rate.
      * @param run           which of the runs, from 1.
      * @param measuredBps   rate arriving at the receiver, each frame counted with 24 bytes of FCS, preamble and gap.
-     * @param offeredBps    rate trafgen sent, counted the same way.
+     * @param offeredBps    rate the generator sent, counted the same way.
      * @param loadAverage   the first three fields of {@code /proc/loadavg} at the end of the measurement.
      */
     public record PacerResult(long configuredBps, int run, double measuredBps, double offeredBps, String loadAverage)
