@@ -34,9 +34,11 @@ import java.util.concurrent.Callable;
             "drops every frame at the receiving interface, so no target pays for the receiving host's stack; " +
             "--sink xdp drops with an XDP program instead, and --sink host lets the receiving host take every frame " +
             "up its stack. Then it " +
-            "paces switchd's egress at each --pacer-rates rate, offers 1500-byte frames above it (trafgen as fast as " +
+            "paces switchd's egress (--pacer-targets) at each --pacer-rates rate, offers 1500-byte frames above it (trafgen as fast as " +
             "it can, the XDP generator at 1.1 times the rate), and reports the " +
-            "rate measured at the sink (frames plus 24 bytes of FCS, preamble and gap) against the configured one.",
+            "rate measured at the sink (frames plus 24 bytes of FCS, preamble and gap) against the configured one, " +
+            "with switchd's own account of a shortfall: the share of the time its port was backlogged, its " +
+            "forwarder's longest stall with frames waiting, and the frames its receive ring dropped.",
         "Frame lengths are Ethernet frames without FCS (a 60-byte frame is a minimum-size, 64-byte frame on the " +
             "wire). Needs root, trafgen (Debian: netsniff-ng) or a kernel with XDP live frames (5.18 or later) and, " +
             "for ovs, openvswitch-switch. Progress goes to " +
@@ -63,8 +65,14 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     List<Integer> frameLengths;
 
     @Option(names = "--pacer-rates", split = ",", defaultValue = "100m,1g,10g", paramLabel = "RATES",
-        description = "Rates at which to measure switchd's paced egress (default: ${DEFAULT-VALUE}); 'none' to skip.")
+        description = "Rates at which to measure the paced egress of each --pacer-targets target (default: " +
+            "${DEFAULT-VALUE}); 'none' to skip.")
     List<String> pacerRates;
+
+    @Option(names = "--pacer-targets", split = ",", defaultValue = "switchd", paramLabel = "LIST",
+        description = "What is paced at each --pacer-rates rate: switchd, switchd-xdp (switchd on AF_XDP ports), or " +
+            "both (default: ${DEFAULT-VALUE}).")
+    List<String> pacerTargets;
 
     @Option(names = "--seconds", paramLabel = "S",
         description = "Seconds of flooding measured per point, after 1 s of warm-up (default: 10, or 2 with --quick).")
@@ -126,6 +134,25 @@ public final class ForwardingBenchCommand implements Callable<Integer>
                 rates.add(bitsPerSec);
             }
         }
+        final List<ForwardingTarget.Kind> pacedKinds = new ArrayList<>();
+        for (final String target : pacerTargets)
+        {
+            ForwardingTarget.Kind kind;
+            try
+            {
+                kind = ForwardingTarget.Kind.byLabel(target);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                kind = null;
+            }
+            if (ForwardingTarget.Kind.SWITCHD != kind && ForwardingTarget.Kind.SWITCHD_XDP != kind)
+            {
+                throw new IllegalArgumentException("--pacer-targets: '" + target + "' cannot be paced: use switchd " +
+                    "or switchd-xdp");
+            }
+            pacedKinds.add(kind);
+        }
         final int measuredSeconds = null != seconds ? seconds : quick ? 2 : 10;
         if (measuredSeconds < 1 || measuredSeconds > 600)
         {
@@ -158,7 +185,7 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(kinds, frameLengths,
-            Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, sinkKind,
+            Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, pacedKinds, sinkKind,
             generatorKind, runs);
         final ForwardingBench bench = new ForwardingBench(settings, System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
@@ -235,12 +262,14 @@ public final class ForwardingBenchCommand implements Callable<Integer>
         {
             return;
         }
-        out.printf(Locale.ROOT, "%n%3s %-16s %16s %10s %16s  %s%n", "run", "configured_bps", "measured_bps", "ratio",
-            "offered_bps", "loadavg");
+        out.printf(Locale.ROOT, "%n%3s %-11s %-16s %16s %10s %16s %10s %9s %10s  %s%n", "run", "paced",
+            "configured_bps", "measured_bps", "ratio", "offered_bps", "backlogged", "stall_us", "ring_drops", "loadavg");
         for (final PacerResult result : results)
         {
-            out.printf(Locale.ROOT, "%3d %-16d %16.0f %10.4f %16.0f  %s%n", result.run(), result.configuredBps(),
-                result.measuredBps(), result.ratio(), result.offeredBps(), result.loadAverage());
+            out.printf(Locale.ROOT, "%3d %-11s %-16d %16.0f %10.4f %16.0f %10.4f %9d %10d  %s%n", result.run(),
+                result.target(), result.configuredBps(), result.measuredBps(), result.ratio(), result.offeredBps(),
+                result.backloggedFraction(), result.longestStallNs() / 1_000, result.ringFullDrops(),
+                result.loadAverage());
         }
     }
 }

@@ -150,6 +150,17 @@ class CommandLineTest
         assertFalse(Files.exists(directory.resolve("experiment")));
     }
 
+    @Test
+    void onlySwitchdIsPacedByTheForwardingBenchmark()
+    {
+        for (final String target : new String[] {"bridge", "ovs", "generator", "foo"})
+        {
+            assertRefused(run("bench", "forwarding", "--pacer-targets", "switchd," + target),
+                "pfabric bench forwarding: --pacer-targets: '" + target + "' cannot be paced: use switchd or " +
+                    "switchd-xdp");
+        }
+    }
+
     private static String badRate(final String text)
     {
         try

@@ -22,8 +22,10 @@ import java.util.Optional;
  * The forwarding benchmark: a star of two hosts in network namespaces, veth pairs with offloads off, and each target in
  * turn forwarding between them. For each target and frame length: the frames per second the generator offered and the
  * frames per second delivered to the receiving host's interface, the whole machine's CPU time per delivered frame, and
- * the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd alone with its egress paced at each
- * configured rate, 1500-byte frames offered above that rate, and the rate measured at the receiver.
+ * the round-trip time of a UDP ping-pong on the otherwise idle fabric. Then switchd (on raw-socket ports, AF_XDP ports
+ * or both, in turn) with its egress paced at each configured rate, 1500-byte frames offered above that rate, the rate
+ * measured at the receiver, and from switchd's own counters what kept the port from its rate, if anything
+ * ({@link PacerProbe}).
  * <p>
  * The sink is a tc ingress program that drops every frame at the receiving interface ({@link Sink#TC}, the default), or
  * an XDP program there ({@link Sink#XDP}), so no target pays for the receiving host's stack, or the host itself ({@link
@@ -174,6 +176,7 @@ public final class ForwardingBench implements AutoCloseable
      * @param rttWarmUps     round trips before recording.
      * @param rttSamples     round trips recorded per target and frame length.
      * @param pacerRatesBps  configured egress rates whose accuracy is measured; may be empty.
+     * @param pacerTargets   what is paced at each of those rates: switchd, switchd-xdp, or both.
      * @param sink           where delivered frames are counted.
      * @param generator      what sends the flood.
      * @param runs           times every target, frame length and pacer rate is measured, in turn.
@@ -186,6 +189,7 @@ public final class ForwardingBench implements AutoCloseable
         int rttWarmUps,
         int rttSamples,
         List<Long> pacerRatesBps,
+        List<ForwardingTarget.Kind> pacerTargets,
         Sink sink,
         Generator generator,
         int runs)
@@ -218,13 +222,20 @@ public final class ForwardingBench implements AutoCloseable
     /**
      * The paced egress at one configured rate.
      *
+     * @param target        switchd or switchd-xdp.
      * @param configuredBps the port's line rate.
      * @param run           which of the runs, from 1.
      * @param measuredBps   rate arriving at the receiver, each frame counted with 24 bytes of FCS, preamble and gap.
      * @param offeredBps    rate the generator sent, counted the same way.
      * @param loadAverage   the first three fields of {@code /proc/loadavg} at the end of the measurement.
+     * @param backloggedFraction switchd's own view: of the measured interval, the time its departure monitor counted
+     *                           the port as backlogged (frames waiting behind each departure; a stall of the
+     *                           forwarder ends such a stretch).
+     * @param longestStallNs     switchd's forwarder's longest time between two duty cycles while a port held frames.
+     * @param ringFullDrops      frames switchd's ingress receive ring dropped, being full.
      */
-    public record PacerResult(long configuredBps, int run, double measuredBps, double offeredBps, String loadAverage)
+    public record PacerResult(String target, long configuredBps, int run, double measuredBps, double offeredBps,
+        String loadAverage, double backloggedFraction, long longestStallNs, long ringFullDrops)
     {
         /**
          * Measured over configured.
@@ -283,7 +294,10 @@ public final class ForwardingBench implements AutoCloseable
                 }
                 for (final long rateBps : settings.pacerRatesBps())
                 {
-                    pacer.add(measurePacer(rateBps, run));
+                    for (final ForwardingTarget.Kind kind : settings.pacerTargets())
+                    {
+                        pacer.add(measurePacer(kind, rateBps, run));
+                    }
                 }
             }
             return new Report(forwarding, pacer);
@@ -307,7 +321,7 @@ public final class ForwardingBench implements AutoCloseable
                 final UdpPingPong.Result rtt = generator ? null : UdpPingPong.run(namespace(sender()),
                     namespace(receiver()), receiver().ipText(), frameLength, settings.rttWarmUps(),
                     settings.rttSamples());
-                final Flood flood = flood(frameLength, generator, 0);
+                final Flood flood = flood(frameLength, generator, 0, null);
                 final double deliveredPps = flood.delivered().packetsPerSecSince(flood.deliveredBefore());
                 final long deliveredFrames = flood.delivered().packets() - flood.deliveredBefore().packets();
                 final ForwardingResult result = new ForwardingResult(kind.label(), run, frameLength, deliveredPps,
@@ -333,22 +347,28 @@ public final class ForwardingBench implements AutoCloseable
         return results;
     }
 
-    private PacerResult measurePacer(final long rateBps, final int run) throws IOException
+    private PacerResult measurePacer(final ForwardingTarget.Kind kind, final long rateBps, final int run)
+        throws IOException
     {
-        progress.printf("bench forwarding: run %d, switchd paced at %,d b/s%n", run, rateBps);
-        final ForwardingTarget target =
-            track(ForwardingTarget.start(ForwardingTarget.Kind.SWITCHD, fabric(), rateBps));
+        progress.printf("bench forwarding: run %d, %s paced at %,d b/s%n", run, kind.label(), rateBps);
+        final ForwardingTarget target = track(ForwardingTarget.start(kind, fabric(), rateBps));
         try
         {
             UdpPingPong.run(namespace(sender()), namespace(receiver()), receiver().ipText(), PACER_FRAME_LENGTH,
                 settings.rttWarmUps(), 0);
-            final Flood flood = flood(PACER_FRAME_LENGTH, false, Math.round(rateBps * PACER_OVERLOAD));
-            final PacerResult result = new PacerResult(rateBps, run,
+            final PacerProbe probe = new PacerProbe(target, sender().portName(), receiver().portName());
+            final Flood flood = flood(PACER_FRAME_LENGTH, false, Math.round(rateBps * PACER_OVERLOAD), probe);
+            final PacerProbe.Seen seen = flood.seen();
+            final PacerResult result = new PacerResult(kind.label(), rateBps, run,
                 flood.delivered().wireBitsPerSecSince(flood.deliveredBefore()),
-                flood.offered().wireBitsPerSecSince(flood.offeredBefore()), flood.loadAverage());
-            progress.printf("bench forwarding: paced at %,d b/s: %,.0f b/s measured (%.2f%%), %,.0f b/s offered, " +
-                "load %s%n", rateBps, result.measuredBps(), 100 * result.ratio(), result.offeredBps(),
-                result.loadAverage());
+                flood.offered().wireBitsPerSecSince(flood.offeredBefore()), flood.loadAverage(),
+                seen.backloggedFraction(), seen.longestStallNs(), seen.ringFullDrops());
+            progress.printf("bench forwarding: %s paced at %,d b/s: %,.0f b/s measured (%.2f%%), %,.0f b/s " +
+                "offered, load %s%n", kind.label(), rateBps, result.measuredBps(), 100 * result.ratio(),
+                result.offeredBps(), result.loadAverage());
+            progress.printf("bench forwarding: %s's port was backlogged %.1f%% of the time; its longest stall with " +
+                "frames waiting %,d us; its receive ring dropped %,d frames%n", kind.label(),
+                100 * seen.backloggedFraction(), seen.longestStallNs() / 1_000, seen.ringFullDrops());
             return result;
         }
         finally
@@ -359,11 +379,13 @@ public final class ForwardingBench implements AutoCloseable
 
     private record Flood(
         LinkCounters offeredBefore, LinkCounters offered, LinkCounters deliveredBefore, LinkCounters delivered,
-        long cpuMicros, long ownCpuMicros, long forwarderNanos, String loadAverage)
+        long cpuMicros, long ownCpuMicros, long forwarderNanos, String loadAverage, PacerProbe.Seen seen)
     {
     }
 
-    private Flood flood(final int frameLength, final boolean generator, final long offeredBps) throws IOException
+    private Flood flood(
+        final int frameLength, final boolean generator, final long offeredBps, final PacerProbe probe)
+        throws IOException
     {
         final HostSpec from = sender();
         final HostSpec to = receiver();
@@ -387,7 +409,12 @@ public final class ForwardingBench implements AutoCloseable
                 final long dropsBefore = null != drop && drop.countsDrops() ? drop.drops() : 0;
                 final LinkCounters[] before =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
+                if (null != probe)
+                {
+                    probe.start();
+                }
                 sleep(settings.measurement());
+                final PacerProbe.Seen seen = null == probe ? null : probe.stop();
                 final LinkCounters[] after =
                     LinkCounters.transmittedAndReceived(fromNamespace, HOST_INTERFACE, sinkNamespace, sinkInterface);
                 final ProcStat cpu = ProcStat.read();
@@ -408,7 +435,7 @@ public final class ForwardingBench implements AutoCloseable
                         delivered.packets() - deliveredBefore.packets());
                 }
                 return new Flood(offeredBefore, offered, deliveredBefore, delivered, cpu.microsSince(cpuBefore, userHz),
-                    ownTicks * 1_000_000L / userHz, forwarderNanos, loadAverage());
+                    ownTicks * 1_000_000L / userHz, forwarderNanos, loadAverage(), seen);
             }
             finally
             {

@@ -98,7 +98,7 @@ public interface ForwardingTarget extends AutoCloseable
      *
      * @param kind           which.
      * @param fabric         the namespaces and links.
-     * @param rateBitsPerSec egress line rate for switchd, 0 for unpaced; the others are never paced.
+     * @param rateBitsPerSec egress line rate for switchd (either kind), 0 for unpaced; the others are never paced.
      * @return the running target.
      * @throws IOException if it cannot start.
      */
@@ -125,13 +125,40 @@ public interface ForwardingTarget extends AutoCloseable
     {
         try
         {
-            final FabricRunner runner =
-                FabricRunner.start(fabric, new SwitchDaemon.Overrides(rateBitsPerSec, null, -1).withIo(io));
-            return runner::close;
+            return new Switchd(FabricRunner.start(fabric,
+                new SwitchDaemon.Overrides(rateBitsPerSec, null, -1).withIo(io)),
+                fabric.topology().switches().get(0).name());
         }
         catch (final PacketSocketException ex)
         {
             throw new IOException("switchd: " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * switchd, on raw-socket or AF_XDP ports, whose counters the benchmark may read while it forwards.
+     *
+     * @param runner     what runs it.
+     * @param switchName the switch's name in the topology.
+     */
+    record Switchd(FabricRunner runner, String switchName) implements ForwardingTarget
+    {
+        /**
+         * The running switch.
+         *
+         * @return the daemon.
+         */
+        SwitchDaemon daemon()
+        {
+            return runner.daemon(switchName);
+        }
+
+        /**
+         * {@inheritDoc}
+         */
+        public void close()
+        {
+            runner.close();
         }
     }
 

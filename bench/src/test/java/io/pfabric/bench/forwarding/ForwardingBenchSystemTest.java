@@ -46,6 +46,7 @@ class ForwardingBenchSystemTest
             List.of(ForwardingTarget.Kind.GENERATOR, ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE),
             List.of(60),
             Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
+            List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.SWITCHD_XDP),
             ForwardingBench.Sink.TC, generator, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final ForwardingBench.Report report;
@@ -74,10 +75,18 @@ class ForwardingBenchSystemTest
             assertTrue(result.rttP50Us() > 0 && result.rttP99Us() >= result.rttP50Us(), result::toString);
         }
 
-        final ForwardingBench.PacerResult pacer = report.pacer().get(0);
-        assertTrue(pacer.offeredBps() > PACED_BPS, () -> "the paced port was not overloaded: " + pacer);
-        assertTrue(pacer.measuredBps() > 0, pacer::toString);
-        assertTrue(pacer.measuredBps() <= PACED_BPS * 1.01, () -> "the pacer let through more than its rate: " + pacer);
+        assertEquals(List.of("switchd", "switchd-xdp"),
+            report.pacer().stream().map(ForwardingBench.PacerResult::target).toList(), log);
+        for (final ForwardingBench.PacerResult pacer : report.pacer())
+        {
+            assertTrue(pacer.offeredBps() > PACED_BPS, () -> "the paced port was not overloaded: " + pacer);
+            assertTrue(pacer.measuredBps() > 0, pacer::toString);
+            assertTrue(pacer.measuredBps() <= PACED_BPS * 1.01,
+                () -> "the paced port let through more than its rate: " + pacer);
+            assertTrue(pacer.backloggedFraction() > 0 && pacer.backloggedFraction() <= 1.01,
+                () -> "an overloaded port was never backlogged, or longer than the measurement: " + pacer);
+            assertTrue(pacer.longestStallNs() > 0 && pacer.ringFullDrops() >= 0, pacer::toString);
+        }
 
         assertFalse(Commands.run("ip", "netns", "list").contains(ForwardingBench.namespacePrefix() + "-"),
             "the benchmark's namespaces are gone");
