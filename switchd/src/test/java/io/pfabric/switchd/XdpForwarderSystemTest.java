@@ -8,6 +8,7 @@ import io.pfabric.common.topology.DisciplineSpec;
 import io.pfabric.common.topology.PortIo;
 import io.pfabric.common.topology.TrafficClasses;
 import io.pfabric.dataplane.queue.DisciplineKind;
+import io.pfabric.dataplane.queue.QueueCounter;
 import io.pfabric.dataplane.queue.QueueDiscipline;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * three hosts, on three AF_XDP ports and on two AF_XDP ports and one AF_PACKET port. Where two or more ports are AF_XDP
  * they share one UMEM, the transfer's frames crossed between them without a copy, and once the switch has closed the
  * UMEM's pool holds every frame, none given back twice; also when a port's queue is replaced again and again under a
- * transfer.
+ * transfer. An ECN queue's marks on such ports arrive at the receiver.
  */
 @Timeout(180)
 @RequiresNetns
@@ -257,6 +258,44 @@ class XdpForwarderSystemTest
         assertEquals(0, fabric.port(1).counters().get(PortCounter.FORWARDED_WITHOUT_COPY));
         assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
         assertEquals(0, pool.doubleReturns(), "frames given back twice");
+    }
+
+    /**
+     * The marks reach the wire: a kernel TCP transfer with ECN on, host 1 to host 2, through ports paced at 100 Mb/s
+     * whose queues mark above K; host 2's IP stack counts as many packets arriving with Congestion Experienced
+     * ({@code IpExt: InCEPkts}) as the queue at its port marked, and more than none.
+     */
+    @Test
+    void theMarksAnEcnQueueSetsOnTheSharedUmemArriveAtTheReceiver() throws Exception
+    {
+        fabric = new StarFabric(2, 100_000_000L, DisciplineKind.ECN.cliName(), false, -1, PortIo.XDP);
+        for (int host = 1; host <= 2; host++)
+        {
+            Namespaces.exec(fabric.host(host), "sysctl", "-q", "-w", "net.ipv4.tcp_ecn=1");
+        }
+        final long arrivedBefore = inCePackets(fabric.host(2));
+        final String[] reports = KernelTcpTransfer.run(fabric.host(2), fabric.host(1), "10.0.0.2", 5006,
+            TRANSFER_LENGTH, 23, fabric.threads());
+        assertEquals(reports[0], reports[1], "bytes and SHA-256 sent and received");
+        fabric.stop();
+        final long marked = fabric.port(2).queue().counters().get(QueueCounter.ECN_MARKED_PACKETS);
+        assertTrue(marked > 0, "the queue at host 2's port marked nothing");
+        assertEquals(marked, inCePackets(fabric.host(2)) - arrivedBefore,
+            "packets host 2 received marked Congestion Experienced, against those the queue marked");
+    }
+
+    private static long inCePackets(final String namespace) throws Exception
+    {
+        final String[] lines = Namespaces.exec(namespace, "cat", "/proc/net/netstat").split("\n");
+        for (int i = 0; i + 1 < lines.length; i++)
+        {
+            if (lines[i].startsWith("IpExt:") && lines[i + 1].startsWith("IpExt:"))
+            {
+                final List<String> names = List.of(lines[i].trim().split("\\s+"));
+                return Long.parseLong(lines[i + 1].trim().split("\\s+")[names.indexOf("InCEPkts")]);
+            }
+        }
+        throw new AssertionError("no IpExt counters in " + namespace);
     }
 
     @Test
