@@ -75,7 +75,8 @@ public final class ForwardingBenchCommand implements Callable<Integer>
     List<String> pacerTargets;
 
     @Option(names = "--seconds", paramLabel = "S",
-        description = "Seconds of flooding measured per point, after 1 s of warm-up (default: 10, or 2 with --quick).")
+        description = "Seconds of flooding measured per point (default: 10, or 2 with --quick), after 1 s of " +
+            "warm-up and for as long after it as the JIT compiler is at work, up to 10 s (3 s with --quick).")
     Integer seconds;
 
     @Option(names = "--sink", defaultValue = "tc", paramLabel = "tc|xdp|host",
@@ -185,7 +186,7 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(kinds, frameLengths,
-            Duration.ofSeconds(1), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, pacedKinds, sinkKind,
+            Duration.ofSeconds(1), Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, pacedKinds, sinkKind,
             generatorKind, runs);
         final ForwardingBench bench = new ForwardingBench(settings, System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");

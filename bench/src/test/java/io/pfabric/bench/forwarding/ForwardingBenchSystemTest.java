@@ -45,7 +45,7 @@ class ForwardingBenchSystemTest
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(
             List.of(ForwardingTarget.Kind.GENERATOR, ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.BRIDGE),
             List.of(60),
-            Duration.ofMillis(500), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
+            Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(1), 50, rttSamples, List.of(PACED_BPS),
             List.of(ForwardingTarget.Kind.SWITCHD, ForwardingTarget.Kind.SWITCHD_XDP),
             ForwardingBench.Sink.TC, generator, 1);
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
