@@ -16,6 +16,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -118,6 +119,24 @@ final class StarFabric implements AutoCloseable
         final List<PortIo> portIos)
         throws Exception
     {
+        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, portIos, Set.of());
+    }
+
+    /**
+     * The same fabric with the switch ports of the hosts in {@code onMacvlan} on a macvlan device (passthru mode) over
+     * the switch's end of the veth, named as the topology names the port: a device without native XDP, whose AF_XDP
+     * port runs in generic mode.
+     */
+    StarFabric(
+        final int hostCount,
+        final long rateBitsPerSec,
+        final String discipline,
+        final boolean learning,
+        final long bufferLength,
+        final List<PortIo> portIos,
+        final Set<Integer> onMacvlan)
+        throws Exception
+    {
         this.portIo = learning && null != portIos ? portIos.get(0) : null;
         this.learning = learning;
         this.bufferLength = bufferLength;
@@ -131,7 +150,7 @@ final class StarFabric implements AutoCloseable
                 final HostSpec host = topology.host("h" + i);
                 hosts[i - 1] = namespaces.create(host.name());
                 attach(hosts[i - 1], topology.switchNamed("s1").port(host.portName()).interfaceName(),
-                    host.macText(), host.ipText() + "/24");
+                    host.macText(), host.ipText() + "/24", onMacvlan.contains(i));
             }
             start();
         }
@@ -212,11 +231,20 @@ final class StarFabric implements AutoCloseable
         return threads;
     }
 
-    private void attach(final String host, final String switchPort, final String mac, final String address)
+    private void attach(
+        final String host, final String switchPort, final String mac, final String address, final boolean macvlan)
         throws Exception
     {
-        Namespaces.exec(switchNamespace, "ip", "link", "add", switchPort, "type", "veth", "peer", "name", "eth0",
+        final String switchEnd = macvlan ? switchPort + "v" : switchPort;
+        Namespaces.exec(switchNamespace, "ip", "link", "add", switchEnd, "type", "veth", "peer", "name", "eth0",
             "netns", host);
+        if (macvlan)
+        {
+            Namespaces.exec(switchNamespace, "ethtool", "-K", switchEnd, "gro", "off");
+            Namespaces.exec(switchNamespace, "ip", "link", "set", switchEnd, "up");
+            Namespaces.exec(switchNamespace, "ip", "link", "add", "link", switchEnd, "name", switchPort, "type",
+                "macvlan", "mode", "passthru");
+        }
         Namespaces.exec(host, "ip", "link", "set", "eth0", "address", mac);
         Namespaces.exec(host, "ip", "addr", "add", address, "dev", "eth0");
         Namespaces.exec(host, "ethtool", "-K", "eth0", "rx", "off", "tx", "off", "sg", "off", "tso", "off", "gso",

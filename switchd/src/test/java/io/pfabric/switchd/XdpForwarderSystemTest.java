@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * three hosts, on three AF_XDP ports and on two AF_XDP ports and one AF_PACKET port. Where two or more ports are AF_XDP
  * they share one UMEM, the transfer's frames crossed between them without a copy, and once the switch has closed the
  * UMEM's pool holds every frame, none given back twice; also when a port's queue is replaced again and again under a
- * transfer. An ECN queue's marks on such ports arrive at the receiver.
+ * transfer. A port in generic mode (on a macvlan) shares the UMEM with one in native mode. An ECN queue's marks on
+ * such ports arrive at the receiver.
  */
 @Timeout(180)
 @RequiresNetns
@@ -233,6 +235,42 @@ class XdpForwarderSystemTest
         assertTrue(moved.get() > 0, "frames moved into a new queue, in " + replaced + " replacements");
         assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
         assertEquals(0, pool.doubleReturns(), "frames given back twice");
+    }
+
+    /**
+     * A port on a device without native XDP (a macvlan over the veth, generic mode) beside one in native mode (the
+     * veth itself): both share the switch's UMEM, ping and a kernel TCP transfer cross between them, the transfer's
+     * frames without a copy, and the pool holds every frame once the switch has closed.
+     */
+    @Test
+    void aNativeAndAGenericPortShareOneUmemAndCarryPingAndKernelTcp() throws Exception
+    {
+        fabric = new StarFabric(2, 0, DisciplineKind.PFABRIC.cliName(), false, -1, List.of(PortIo.XDP, PortIo.XDP),
+            Set.of(2));
+        final XdpPort native1 = assertInstanceOf(XdpPort.class, fabric.port(1).io());
+        final XdpPort generic2 = assertInstanceOf(XdpPort.class, fabric.port(2).io());
+        assertEquals("native, copy", native1.attachMode());
+        assertEquals("generic, copy", generic2.attachMode(), "a macvlan has no native XDP");
+        assertEquals("shared UMEM", native1.umemDescription());
+        assertEquals("shared UMEM", generic2.umemDescription());
+        final UmemFramePool pool = fabric.forwarder().sharedUmem().pool();
+        final String ping = Namespaces.exec(fabric.host(1), "ping", "-c", "5", "-i", "0.2", "-W", "2", "10.0.0.2");
+        assertTrue(ping.contains("5 received"), ping);
+        final String[] reports = KernelTcpTransfer.run(fabric.host(2), fabric.host(1), "10.0.0.2", 5007,
+            TRANSFER_LENGTH, 29, fabric.threads());
+        assertEquals(reports[0], reports[1], "bytes and SHA-256 sent and received");
+        assertTrue(reports[0].startsWith(TRANSFER_LENGTH + " "), reports[0]);
+        fabric.stop();
+        assertTrue(fabric.port(1).counters().get(PortCounter.FORWARDED_WITHOUT_COPY) >= TRANSFER_LENGTH / 1500,
+            "frames host 1 sent host 2 that crossed without a copy");
+        assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
+        assertEquals(0, pool.doubleReturns(), "frames given back twice");
+        for (int host = 1; host <= 2; host++)
+        {
+            final String link = Namespaces.exec(fabric.switchNamespace(), "ip", "link", "show",
+                fabric.port(host).io().interfaceName());
+            assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
+        }
     }
 
     /**
