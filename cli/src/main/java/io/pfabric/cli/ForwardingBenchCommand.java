@@ -186,8 +186,8 @@ public final class ForwardingBenchCommand implements Callable<Integer>
             throw new IllegalStateException("needs root, to make network namespaces and open raw sockets");
         }
         final ForwardingBench.Settings settings = new ForwardingBench.Settings(kinds, frameLengths,
-            Duration.ofSeconds(1), Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(measuredSeconds), 200, quick ? 2_000 : 20_000, rates, pacedKinds, sinkKind,
-            generatorKind, runs);
+            Duration.ofSeconds(1), Duration.ofSeconds(quick ? 3 : 10), Duration.ofSeconds(measuredSeconds), 200,
+            quick ? 2_000 : 20_000, rates, pacedKinds, sinkKind, generatorKind, runs);
         final ForwardingBench bench = new ForwardingBench(settings, System.err);
         final Thread onInterrupt = new Thread(bench::close, "pfabric-bench-cleanup");
         Runtime.getRuntime().addShutdownHook(onInterrupt);

@@ -103,29 +103,14 @@ final class StarFabric implements AutoCloseable
         throws Exception
     {
         this(hostCount, rateBitsPerSec, discipline, learning, bufferLength,
-            null == portIo ? null : Collections.nCopies(hostCount, portIo));
+            null == portIo ? null : Collections.nCopies(hostCount, portIo), Set.of());
     }
 
     /**
      * The same fabric with switch port i on the I/O at index i - 1, as the topology gives it ({@code AF_PACKET} for
-     * all when null); a learning switch puts every port on the first one's.
-     */
-    StarFabric(
-        final int hostCount,
-        final long rateBitsPerSec,
-        final String discipline,
-        final boolean learning,
-        final long bufferLength,
-        final List<PortIo> portIos)
-        throws Exception
-    {
-        this(hostCount, rateBitsPerSec, discipline, learning, bufferLength, portIos, Set.of());
-    }
-
-    /**
-     * The same fabric with the switch ports of the hosts in {@code onMacvlan} on a macvlan device (passthru mode) over
-     * the switch's end of the veth, named as the topology names the port: a device without native XDP, whose AF_XDP
-     * port runs in generic mode.
+     * all when null); a learning switch puts every port on the first one's. The switch ports of the hosts in
+     * {@code onMacvlan} are on a macvlan device (passthru mode) over the switch's end of the veth, named as the
+     * topology names the port: a device without native XDP, whose AF_XDP port runs in generic mode.
      */
     StarFabric(
         final int hostCount,

@@ -136,12 +136,7 @@ class XdpForwarderSystemTest
         {
             assertEquals(0, withoutCopy);
         }
-        for (int host = 1; host <= hosts; host++)
-        {
-            final String link = Namespaces.exec(fabric.switchNamespace(), "ip", "link", "show",
-                fabric.port(host).io().interfaceName());
-            assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
-        }
+        assertNoXdpProgramLeft(hosts);
     }
 
     @Test
@@ -155,7 +150,7 @@ class XdpForwarderSystemTest
     void aSwitchWithOneAfXdpAndOneAfPacketPortCarriesPingAndKernelTcp() throws Exception
     {
         fabric = new StarFabric(2, 0, DisciplineKind.PFABRIC.cliName(), false, -1,
-            List.of(PortIo.XDP, PortIo.PACKET));
+            List.of(PortIo.XDP, PortIo.PACKET), Set.of());
         checkPortsAndTraffic(1);
     }
 
@@ -170,7 +165,7 @@ class XdpForwarderSystemTest
     void aSwitchWithTwoAfXdpPortsOnOneUmemAndOneAfPacketPortCarriesPingAndKernelTcp() throws Exception
     {
         fabric = new StarFabric(3, 0, DisciplineKind.DROPTAIL.cliName(), false, -1,
-            List.of(PortIo.XDP, PortIo.XDP, PortIo.PACKET));
+            List.of(PortIo.XDP, PortIo.XDP, PortIo.PACKET), Set.of());
         checkPortsAndTraffic(2, 3);
     }
 
@@ -265,12 +260,7 @@ class XdpForwarderSystemTest
             "frames host 1 sent host 2 that crossed without a copy");
         assertEquals(pool.frameCount(), pool.freeCount(), "frames in the pool after the switch closed");
         assertEquals(0, pool.doubleReturns(), "frames given back twice");
-        for (int host = 1; host <= 2; host++)
-        {
-            final String link = Namespaces.exec(fabric.switchNamespace(), "ip", "link", "show",
-                fabric.port(host).io().interfaceName());
-            assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
-        }
+        assertNoXdpProgramLeft(2);
     }
 
     /**
@@ -320,6 +310,16 @@ class XdpForwarderSystemTest
         assertTrue(marked > 0, "the queue at host 2's port marked nothing");
         assertEquals(marked, inCePackets(fabric.host(2)) - arrivedBefore,
             "packets host 2 received marked Congestion Experienced, against those the queue marked");
+    }
+
+    private void assertNoXdpProgramLeft(final int hosts) throws Exception
+    {
+        for (int host = 1; host <= hosts; host++)
+        {
+            final String link = Namespaces.exec(fabric.switchNamespace(), "ip", "link", "show",
+                fabric.port(host).io().interfaceName());
+            assertFalse(link.contains("xdp"), "an XDP program is left on the interface: " + link);
+        }
     }
 
     private static long inCePackets(final String namespace) throws Exception
