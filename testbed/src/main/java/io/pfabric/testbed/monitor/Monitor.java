@@ -46,6 +46,9 @@ public final class Monitor
      */
     private static final Pattern SCRAPED_TARGET =
         Pattern.compile("\"scrapeUrl\":\"([^\"]+)\"[^{}]*?\"health\":\"up\"");
+    /** Any target in Prometheus's list, with its last scrape's error, duration in seconds and health. */
+    private static final Pattern TARGET = Pattern.compile("\"scrapeUrl\":\"([^\"]+)\"[^{}]*?\"lastError\":\"" +
+        "((?:[^\"\\\\]|\\\\.)*)\"[^{}]*?\"lastScrapeDuration\":([^,}]+)[^{}]*?\"health\":\"(\\w+)\"");
     private static final long POLL_MS = 100;
 
     private Monitor()
@@ -345,7 +348,7 @@ public final class Monitor
                     {
                         return;
                     }
-                    state = scraped.size() + " of " + targets + " targets scraped";
+                    state = scraped.size() + " of " + targets + " targets scraped" + unscraped(body, scraped);
                 }
             }
             catch (final IOException ex)
@@ -364,6 +367,22 @@ public final class Monitor
         }
         throw new IOException("prometheus at " + url + " did not scrape every daemon within 30 s (" + state +
             "); its log: " + log);
+    }
+
+    private static String unscraped(final CharSequence targetsJson, final Set<String> scraped)
+    {
+        final StringBuilder text = new StringBuilder();
+        final Matcher target = TARGET.matcher(targetsJson);
+        while (target.find())
+        {
+            if (!scraped.contains(target.group(1)))
+            {
+                text.append(text.isEmpty() ? "; not yet: " : ", ").append(target.group(1)).append(" (")
+                    .append(target.group(4)).append(", last scrape ").append(target.group(3)).append(" s")
+                    .append(target.group(2).isEmpty() ? "" : ": " + target.group(2)).append(')');
+            }
+        }
+        return text.toString();
     }
 
     private static String lastLine(final Path log) throws IOException
