@@ -369,7 +369,15 @@ public final class Monitor
             "); its log: " + log);
     }
 
-    private static String unscraped(final CharSequence targetsJson, final Set<String> scraped)
+    /**
+     * The targets of Prometheus's list not yet scraped, each with its health, its last scrape's duration and the
+     * error of that scrape, for the message of a monitor that gave up waiting.
+     *
+     * @param targetsJson the answer of {@code /api/v1/targets}.
+     * @param scraped     the scrape URLs of the targets scraped.
+     * @return {@code "; not yet: URL (HEALTH, last scrape SECONDS s: ERROR), ..."}, or empty if none is missing.
+     */
+    static String unscraped(final CharSequence targetsJson, final Set<String> scraped)
     {
         final StringBuilder text = new StringBuilder();
         final Matcher target = TARGET.matcher(targetsJson);
@@ -377,9 +385,10 @@ public final class Monitor
         {
             if (!scraped.contains(target.group(1)))
             {
+                final String error = target.group(2).replace("\\\"", "\"");
                 text.append(text.isEmpty() ? "; not yet: " : ", ").append(target.group(1)).append(" (")
                     .append(target.group(4)).append(", last scrape ").append(target.group(3)).append(" s")
-                    .append(target.group(2).isEmpty() ? "" : ": " + target.group(2)).append(')');
+                    .append(error.isEmpty() ? "" : ": " + error).append(')');
             }
         }
         return text.toString();
