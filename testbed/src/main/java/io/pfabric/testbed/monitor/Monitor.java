@@ -326,7 +326,8 @@ public final class Monitor
     {
         final long deadlineNs = System.nanoTime() + READY_TIMEOUT_NS;
         final Set<String> scraped = new HashSet<>();
-        String state = "not serving yet";
+        String notServing = "not serving yet";
+        CharSequence lastTargets = "";
         while (System.nanoTime() - deadlineNs < 0)
         {
             if (!process.isAlive())
@@ -348,12 +349,13 @@ public final class Monitor
                     {
                         return;
                     }
-                    state = scraped.size() + " of " + targets + " targets scraped" + unscraped(body, scraped);
+                    notServing = null;
+                    lastTargets = body;
                 }
             }
             catch (final IOException ex)
             {
-                state = "not serving yet (" + ex.getMessage() + ")";
+                notServing = "not serving yet (" + ex.getMessage() + ")";
             }
             try
             {
@@ -365,6 +367,8 @@ public final class Monitor
                 throw new IOException("interrupted while waiting for prometheus", ex);
             }
         }
+        final String state = null != notServing ? notServing :
+            scraped.size() + " of " + targets + " targets scraped" + unscraped(lastTargets, scraped);
         throw new IOException("prometheus at " + url + " did not scrape every daemon within 30 s (" + state +
             "); its log: " + log);
     }
