@@ -16,7 +16,7 @@ import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.common.wire.Ipv4Flyweight;
 import io.pfabric.common.wire.UdpFlyweight;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Object2IntHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -60,7 +60,7 @@ public final class UdpPacketIo implements PacketIo
     private final boolean ownsLoop;
     private final DatagramChannel channel;
     private final InetSocketAddress[] hosts;
-    private final Long2LongHashMap hostBySource = new Long2LongHashMap(-1);
+    private final Object2IntHashMap<InetSocketAddress> hostBySource = new Object2IntHashMap<>(-1);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final boolean segmenting;
@@ -88,7 +88,7 @@ public final class UdpPacketIo implements PacketIo
         this.hosts = hosts.toArray(new InetSocketAddress[0]);
         for (int i = 0; i < this.hosts.length; i++)
         {
-            hostBySource.put(key(this.hosts[i]), i);
+            hostBySource.put(this.hosts[i], i);
         }
     }
 
@@ -172,13 +172,6 @@ public final class UdpPacketIo implements PacketIo
             throw ex;
         }
         return io;
-    }
-
-    private static long key(final InetSocketAddress address)
-    {
-        final byte[] ip = address.getAddress().getAddress();
-        final long ipv4 = ((ip[0] & 0xFFL) << 24) | ((ip[1] & 0xFFL) << 16) | ((ip[2] & 0xFFL) << 8) | (ip[3] & 0xFFL);
-        return (ipv4 << 16) | address.getPort();
     }
 
     /**
@@ -415,7 +408,7 @@ public final class UdpPacketIo implements PacketIo
             try
             {
                 taken++;
-                final long host = hostBySource.get(key(packet.sender()));
+                final int host = hostBySource.getValue(packet.sender());
                 if (host < 0 || null == handler)
                 {
                     unknownSourceDrops++;
@@ -423,7 +416,7 @@ public final class UdpPacketIo implements PacketIo
                 }
                 final int length = ManualLoopChannels.wrapReadable(packet.content(), view);
                 packetsReceived++;
-                handler.onPacket((int)host, view, 0, length);
+                handler.onPacket(host, view, 0, length);
             }
             finally
             {
