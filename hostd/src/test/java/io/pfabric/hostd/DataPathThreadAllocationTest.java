@@ -2,14 +2,13 @@ package io.pfabric.hostd;
 
 import io.pfabric.hostd.io.PacketIo;
 import io.pfabric.hostd.io.UdpPacketIo;
+import io.pfabric.testsupport.LoopbackPorts;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -40,20 +39,10 @@ class DataPathThreadAllocationTest
     private static final long ROUND_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long BYTES_PER_DATAGRAM_BOUND = 96;
 
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     @Test
     void sendsReuseNettysOutboundEntries() throws Exception
     {
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> hosts =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final List<InetSocketAddress> hosts = LoopbackPorts.hosts(2);
         final AtomicInteger received = new AtomicInteger();
         final AtomicBoolean sending = new AtomicBoolean(true);
         final CountDownLatch bound = new CountDownLatch(1);

@@ -8,15 +8,14 @@ import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.LoopbackPorts;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,14 +48,6 @@ class HostRestartTest
         hosts.forEach(HostDaemon::close);
     }
 
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     private HostDaemon start(final Topology topology, final String name, final List<InetSocketAddress> addresses,
         final TransportListener listener) throws IOException
     {
@@ -71,9 +62,7 @@ class HostRestartTest
     void aRestartedSendersFirstMessageIsANewFlowDeliveredWhole() throws Exception
     {
         final Topology topology = Topologies.star(2, "", 0, "pfabric");
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> addresses =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final List<InetSocketAddress> addresses = LoopbackPorts.hosts(2);
         start(topology, "h2", addresses, new TransportListener()
         {
             public void onMessage(final int sourceHost, final long flowId, final DirectBuffer message, final int length)

@@ -11,6 +11,7 @@ import io.pfabric.testbed.monitor.PrometheusText;
 import io.pfabric.testbed.monitor.Top;
 import io.pfabric.testbed.monitor.TopView;
 import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.LoopbackPorts;
 import io.pfabric.testsupport.RequiresNetns;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,9 +23,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -122,7 +121,7 @@ class MonitorSystemTest
                 PfabricJava.text(directory.resolve("hostd-h1.log")));
 
         final Monitor.Running running = Monitor.up(state, "prometheus", new InetSocketAddress("127.0.0.1",
-            freePort()));
+            LoopbackPorts.free()));
         assertEquals(1 + topology.hosts().size(), running.endpoints().size());
         assertTrue(running.unserved().isEmpty(), running.unserved().toString());
 
@@ -257,13 +256,5 @@ class MonitorSystemTest
             nextNs[0] = System.nanoTime() + QUERY_PACE_NS;
             return condition.getAsBoolean();
         };
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
     }
 }

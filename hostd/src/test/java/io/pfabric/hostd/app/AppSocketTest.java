@@ -8,15 +8,13 @@ import io.pfabric.hostd.transport.FlowRecord;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
 import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.LoopbackPorts;
 import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,22 +36,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(60)
 class AppSocketTest
 {
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
 
     @Test
     void aMessageSentThroughOneHostsSocketArrivesWholeAtTheOthersSubscriber(@TempDir final Path directory)
         throws Exception
     {
         final Topology topology = Topologies.star(2, "", 0, "pfabric");
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> addresses =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final List<InetSocketAddress> addresses = LoopbackPorts.hosts(2);
         final AtomicReference<AppServer> receiverServer = new AtomicReference<>();
         final TransportListener publishing = new TransportListener()
         {

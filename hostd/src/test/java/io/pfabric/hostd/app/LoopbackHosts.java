@@ -5,11 +5,9 @@ import io.pfabric.hostd.HostDaemon;
 import io.pfabric.hostd.io.UdpPacketIo;
 import io.pfabric.hostd.transport.TransportConfiguration;
 import io.pfabric.hostd.transport.TransportListener;
+import io.pfabric.testsupport.LoopbackPorts;
 
-import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.List;
 
 /**
@@ -30,19 +28,9 @@ final class LoopbackHosts
      */
     static HostDaemon startH1() throws Exception
     {
-        final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> addresses =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final List<InetSocketAddress> addresses = LoopbackPorts.hosts(2);
         return HostDaemon.start(Topologies.star(2, "", 0, "pfabric"), "h1",
             new HostDaemon.Options(TransportConfiguration.PAPER, 0, 42, null, true),
             (t, local) -> UdpPacketIo.open(addresses, local), new TransportListener() { });
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.pfabric.hostd.io;
 
 import io.pfabric.common.packet.NettyTransport;
 import io.pfabric.testsupport.Await;
+import io.pfabric.testsupport.LoopbackPorts;
 import org.agrona.concurrent.UnsafeBuffer;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +14,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,14 +40,6 @@ class UdpPacketIoTest
     private static final int WINDOW = 64;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(20);
 
-    private static int freePort() throws Exception
-    {
-        try (ServerSocket socket = new ServerSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-    }
-
     @ParameterizedTest
     @EnumSource(NettyTransport.class)
     void exchangesPacketsIntactAndDropsUnknownSources(final NettyTransport transport) throws Exception
@@ -55,8 +47,7 @@ class UdpPacketIoTest
         assumeTrue(NettyTransport.EPOLL == transport || IoUring.isAvailable(),
             "io_uring is not available on this kernel");
         final InetAddress loopback = InetAddress.getLoopbackAddress();
-        final List<InetSocketAddress> hosts =
-            List.of(new InetSocketAddress(loopback, freePort()), new InetSocketAddress(loopback, freePort()));
+        final List<InetSocketAddress> hosts = LoopbackPorts.hosts(2);
         final int count = 2_000;
         final SplittableRandom random = new SplittableRandom(17);
         final List<byte[]> payloads = new ArrayList<>();
@@ -170,7 +161,7 @@ class UdpPacketIoTest
         {
             receiver.setReceiveBufferSize(4 * 1024 * 1024);
             receiver.setSoTimeout((int)RECEIVE_TIMEOUT.toMillis());
-            final List<InetSocketAddress> hosts = List.of(new InetSocketAddress(loopback, freePort()),
+            final List<InetSocketAddress> hosts = List.of(new InetSocketAddress(loopback, LoopbackPorts.free()),
                 (InetSocketAddress)receiver.getLocalSocketAddress());
             // 100 of 1,200 B (54 to a send at most: 65,507 B of UDP payload), 5 of 300 B, 1 of 1,200 B
             final List<byte[]> payloads = new ArrayList<>();
