@@ -77,7 +77,7 @@ class DataPathThreadAllocationTest
                 final UnsafeBuffer payload = new UnsafeBuffer(new byte[1_400]);
                 long before = 0;
                 int sent = 0;
-                for (int round = 0; round < WARM_UP_ROUNDS + MEASURED_ROUNDS; round++)
+                for (int round = 0; round < WARM_UP_ROUNDS + MEASURED_ROUNDS && sending.get(); round++)
                 {
                     if (WARM_UP_ROUNDS == round)
                     {
@@ -113,6 +113,7 @@ class DataPathThreadAllocationTest
         finally
         {
             sending.set(false);
+            sender.join(TimeUnit.SECONDS.toMillis(20));
             receiver.join(TimeUnit.SECONDS.toMillis(10));
         }
         receiverDone.get(10, TimeUnit.SECONDS);
